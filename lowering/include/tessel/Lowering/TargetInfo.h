@@ -1,0 +1,81 @@
+//===- TargetInfo.h - Per-target facts behind one interface ------*- C++ -*-===//
+//
+// Every fact that differs between gfx942, gfx950 and sm_90 lives behind this
+// interface. Shared lowering code asks a TargetInfo; it never branches on the
+// architecture name itself.
+//
+//===----------------------------------------------------------------------===//
+#ifndef TESSEL_LOWERING_TARGETINFO_H
+#define TESSEL_LOWERING_TARGETINFO_H
+
+#include "mlir/IR/Builders.h"
+#include "mlir/IR/Location.h"
+#include "mlir/IR/Types.h"
+#include "mlir/IR/Value.h"
+#include "llvm/ADT/StringRef.h"
+
+#include <memory>
+#include <string>
+
+namespace tessel {
+
+enum class Vendor { AMD, NVIDIA };
+
+/// Combining function of a cross-lane reduction or scan.
+enum class CombineKind { Add, Max, Min };
+
+class TargetInfo {
+public:
+  virtual ~TargetInfo() = default;
+
+  /// Returns the TargetInfo for `name` ("gfx942", "gfx950", "sm_90"), or null
+  /// when the target is not supported.
+  static std::unique_ptr<TargetInfo> create(llvm::StringRef name);
+  /// The comma-separated list of supported target names, for diagnostics.
+  static llvm::StringRef supportedTargets();
+
+  /// Target name as the user spells it ("gfx942").
+  virtual llvm::StringRef name() const = 0;
+  virtual Vendor vendor() const = 0;
+  /// LLVM target triple ("amdgcn-amd-amdhsa", "nvptx64-nvidia-cuda").
+  virtual llvm::StringRef triple() const = 0;
+  /// The chip handed to the LLVM backend ("gfx942", "sm_90").
+  virtual llvm::StringRef chip() const = 0;
+  /// LLVM target features ("+ptx84" for sm_90, "" on AMD).
+  virtual llvm::StringRef features() const = 0;
+
+  /// Lanes per wave (64 on CDNA, 32 on NVIDIA).
+  virtual unsigned waveSize() const = 0;
+  /// Widest per-lane global load/store in bytes.
+  virtual unsigned maxVectorBytes() const = 0;
+  /// Maximum threads in a workgroup.
+  virtual unsigned maxWorkgroupSize() const = 0;
+
+  /// The fp8 e4m3 storage type of this target: f8E4M3FNUZ on gfx942 (max
+  /// 240), f8E4M3FN on gfx950 and sm_90 (max 448).
+  virtual mlir::Type fp8Type(mlir::MLIRContext *ctx) const = 0;
+  virtual double fp8Max() const = 0;
+
+  /// Emits a reduction of the 32-bit scalar `v` across groups of lanes. The
+  /// group is the set of lanes whose lane id differs only in bits
+  /// [firstBit, firstBit + numBits). Every lane of a group ends with the
+  /// group's combined value.
+  virtual mlir::Value emitLaneGroupReduce(mlir::OpBuilder &b,
+                                          mlir::Location loc, mlir::Value v,
+                                          CombineKind kind, unsigned firstBit,
+                                          unsigned numBits) const = 0;
+
+  /// Emits an inclusive scan of the 32-bit scalar `v` over consecutive lanes
+  /// of a whole wave (lane i gets the combination of lanes 0..i).
+  virtual mlir::Value emitWaveInclusiveScan(mlir::OpBuilder &b,
+                                            mlir::Location loc, mlir::Value v,
+                                            CombineKind kind) const = 0;
+
+  /// Reads `v` from lane `lane` (a uniform i32) of the wave.
+  virtual mlir::Value emitReadLane(mlir::OpBuilder &b, mlir::Location loc,
+                                   mlir::Value v, mlir::Value lane) const = 0;
+};
+
+} // namespace tessel
+
+#endif // TESSEL_LOWERING_TARGETINFO_H

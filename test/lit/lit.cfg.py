@@ -1,0 +1,13 @@
+import os
+import lit.formats
+
+config.name = "Tessel"
+config.test_format = lit.formats.ShTest(execute_external=False)
+config.suffixes = [".mlir"]
+config.excludes = ["Inputs", "CMakeLists.txt", "lit.cfg.py"]
+config.test_source_root = os.path.dirname(__file__)
+config.test_exec_root = os.path.join(config.tessel_obj_root, "test", "lit")
+
+config.environment["PATH"] = os.pathsep.join(
+    [config.tessel_tools_dir, config.llvm_tools_dir, config.environment.get("PATH", os.environ["PATH"])])
+config.substitutions.append(("%kernels", os.path.join(config.tessel_src_root, "kernels_dsl")))

@@ -1,0 +1,205 @@
+//===- TileAttrs.td - tile dialect attributes and layouts --*- tablegen -*-===//
+#ifndef TESSEL_TILE_ATTRS
+#define TESSEL_TILE_ATTRS
+
+include "tessel/Dialect/Tile/TileDialect.td"
+include "mlir/IR/AttrTypeBase.td"
+include "mlir/IR/EnumAttr.td"
+
+//===----------------------------------------------------------------------===//
+// Enums
+//===----------------------------------------------------------------------===//
+
+def Tile_CombineKind : I32EnumAttr<"CombineKind",
+    "combining function of a reduction or scan", [
+      I32EnumAttrCase<"add", 0>,
+      I32EnumAttrCase<"max", 1>,
+      I32EnumAttrCase<"min", 2>
+    ]> {
+  let cppNamespace = "::tessel::tile";
+  let genSpecializedAttr = 0;
+}
+def Tile_CombineKindAttr : EnumAttr<Tile_Dialect, Tile_CombineKind, "combine">;
+
+def Tile_AtomicKind : I32EnumAttr<"AtomicKind",
+    "read-modify-write operation of an atomic", [
+      I32EnumAttrCase<"add", 0>,
+      I32EnumAttrCase<"max", 1>,
+      I32EnumAttrCase<"min", 2>,
+      I32EnumAttrCase<"umax", 3>,
+      I32EnumAttrCase<"umin", 4>,
+      I32EnumAttrCase<"and_", 5, "and">,
+      I32EnumAttrCase<"or_", 6, "or">,
+      I32EnumAttrCase<"xchg", 7>
+    ]> {
+  let cppNamespace = "::tessel::tile";
+  let genSpecializedAttr = 0;
+}
+def Tile_AtomicKindAttr : EnumAttr<Tile_Dialect, Tile_AtomicKind, "atomic">;
+
+def Tile_DataLayout : I32EnumAttr<"DataLayout",
+    "arrangement of a paged KV block in memory", [
+      I32EnumAttrCase<"plain", 0>,
+      I32EnumAttrCase<"preshuffled", 1>
+    ]> {
+  let cppNamespace = "::tessel::tile";
+  let genSpecializedAttr = 0;
+}
+def Tile_DataLayoutAttr : EnumAttr<Tile_Dialect, Tile_DataLayout, "data_layout">;
+
+def Tile_MemScope : I32EnumAttr<"MemScope", "memory scope of an atomic", [
+      I32EnumAttrCase<"workgroup", 0>,
+      I32EnumAttrCase<"device", 1>,
+      I32EnumAttrCase<"system", 2>
+    ]> {
+  let cppNamespace = "::tessel::tile";
+  let genSpecializedAttr = 0;
+}
+def Tile_MemScopeAttr : EnumAttr<Tile_Dialect, Tile_MemScope, "scope">;
+
+//===----------------------------------------------------------------------===//
+// Attributes
+//===----------------------------------------------------------------------===//
+
+class Tile_Attr<string name, string attrMnemonic, list<Trait> traits = []>
+    : AttrDef<Tile_Dialect, name, traits> {
+  let mnemonic = attrMnemonic;
+}
+
+def Tile_KnobAttr : Tile_Attr<"Knob", "knob"> {
+  let summary = "Declaration of a compile-time knob of a kernel";
+  let description = [{
+    Declares a knob that specialization binds to a constant. The knob has an
+    integer type (`i1` for booleans), an optional default, and an optional
+    list of the values it may take:
+
+    ```mlir
+    #tile.knob<"tokens_per_program" : i32 = 4, values = [1, 2, 4, 8]>
+    ```
+  }];
+  let parameters = (ins "::mlir::StringAttr":$name,
+                        "::mlir::Type":$type,
+                        OptionalParameter<"::mlir::IntegerAttr">:$defaultValue,
+                        OptionalParameter<"::mlir::DenseI64ArrayAttr">:$values);
+  let assemblyFormat = [{
+    `<` $name `:` $type (`=` $defaultValue^)? (`,` `values` `=` $values^)? `>`
+  }];
+  let genVerifyDecl = 1;
+}
+
+// Layout encodings. Each describes how the elements of a ranked tensor are
+// distributed; they appear as the encoding of RankedTensorType.
+
+def Tile_BlockedLayoutAttr : Tile_Attr<"BlockedLayout", "blocked"> {
+  let summary = "Elements split into per-lane blocks, lanes and waves";
+  let description = [{
+    Dimension `d` of a tensor is covered by `sizePerThread[d]` consecutive
+    elements in one lane, `threadsPerWave[d]` lanes and `wavesPerCTA[d]`
+    waves; the pattern repeats (in registers) when the tensor is larger and
+    is replicated when it is smaller. `order` lists dimensions from fastest
+    to slowest varying, for both registers and lane ids.
+
+    ```mlir
+    #tile.blocked<{sizePerThread = [1, 8], threadsPerWave = [4, 16],
+                   wavesPerCTA = [4, 1], order = [1, 0]}>
+    ```
+  }];
+  let parameters = (ins ArrayRefParameter<"unsigned">:$sizePerThread,
+                        ArrayRefParameter<"unsigned">:$threadsPerWave,
+                        ArrayRefParameter<"unsigned">:$wavesPerCTA,
+                        ArrayRefParameter<"unsigned">:$order);
+  let assemblyFormat = "`<` `{` struct(params) `}` `>`";
+  let genVerifyDecl = 1;
+  let extraClassDeclaration = [{
+    unsigned getRank() const { return getOrder().size(); }
+    unsigned getNumLanes() const;
+    unsigned getNumWaves() const;
+  }];
+}
+
+def Tile_SliceLayoutAttr : Tile_Attr<"SliceLayout", "slice"> {
+  let summary = "Layout of a tensor with one dimension of its parent removed";
+  let description = [{
+    The result of reducing a tensor of layout `parent` along `dim`: element
+    `i` lives where element `i` with `dim` inserted (at any position) lived.
+
+    ```mlir
+    #tile.slice<{dim = 1, parent = #blocked}>
+    ```
+  }];
+  let parameters = (ins "unsigned":$dim, "::mlir::Attribute":$parent);
+  let assemblyFormat = "`<` `{` struct(params) `}` `>`";
+  let genVerifyDecl = 1;
+}
+
+def Tile_MfmaLayoutAttr : Tile_Attr<"MfmaLayout", "mfma"> {
+  let summary = "Accumulator layout of AMD matrix-core (MFMA) instructions";
+  let description = [{
+    The C/D layout of `v_mfma_f32_MxNxK_*` on CDNA3/CDNA4, tiled over
+    `wavesPerCTA`. `instrShape` is [M, N, K] of one instruction.
+
+    ```mlir
+    #tile.mfma<{version = 3, instrShape = [16, 16, 32], wavesPerCTA = [4, 1], transposed = false}>
+    ```
+  }];
+  let parameters = (ins "unsigned":$version,
+                        ArrayRefParameter<"unsigned">:$instrShape,
+                        ArrayRefParameter<"unsigned">:$wavesPerCTA,
+                        "bool":$transposed);
+  let assemblyFormat = "`<` `{` struct(params) `}` `>`";
+  let genVerifyDecl = 1;
+}
+
+def Tile_NvMmaLayoutAttr : Tile_Attr<"NvMmaLayout", "nv_mma"> {
+  let summary = "Accumulator layout of NVIDIA mma.sync / wgmma";
+  let description = [{
+    The accumulator layout of `mma.sync` (version 2, instrShape [16, 8, K])
+    or `wgmma` (version 3, instrShape [64, N, K]) tiled over `wavesPerCTA`.
+
+    ```mlir
+    #tile.nv_mma<{version = 2, instrShape = [16, 8, 32], wavesPerCTA = [4, 1]}>
+    ```
+  }];
+  let parameters = (ins "unsigned":$version,
+                        ArrayRefParameter<"unsigned">:$instrShape,
+                        ArrayRefParameter<"unsigned">:$wavesPerCTA);
+  let assemblyFormat = "`<` `{` struct(params) `}` `>`";
+  let genVerifyDecl = 1;
+}
+
+def Tile_DotOperandLayoutAttr : Tile_Attr<"DotOperandLayout", "dot_operand"> {
+  let summary = "Operand layout of a matrix instruction";
+  let description = [{
+    Operand `opIdx` (0 = A, 1 = B) of the matrix instruction whose result
+    layout is `parent` (`#tile.mfma` or `#tile.nv_mma`); `kWidth` is the
+    number of consecutive K elements one lane holds.
+
+    ```mlir
+    #tile.dot_operand<{opIdx = 0, parent = #mfma, kWidth = 8}>
+    ```
+  }];
+  let parameters = (ins "unsigned":$opIdx, "::mlir::Attribute":$parent,
+                        "unsigned":$kWidth);
+  let assemblyFormat = "`<` `{` struct(params) `}` `>`";
+  let genVerifyDecl = 1;
+}
+
+def Tile_SharedLayoutAttr : Tile_Attr<"SharedLayout", "shared"> {
+  let summary = "Layout of a tile staged in shared memory (LDS)";
+  let description = [{
+    A tile in workgroup memory, swizzled to avoid bank conflicts: rows are
+    XORed in groups of `vec` elements with a phase that advances every
+    `perPhase` rows and wraps at `maxPhase`. `order` is fastest first.
+
+    ```mlir
+    #tile.shared<{vec = 8, perPhase = 1, maxPhase = 8, order = [1, 0]}>
+    ```
+  }];
+  let parameters = (ins "unsigned":$vec, "unsigned":$perPhase,
+                        "unsigned":$maxPhase,
+                        ArrayRefParameter<"unsigned">:$order);
+  let assemblyFormat = "`<` `{` struct(params) `}` `>`";
+  let genVerifyDecl = 1;
+}
+
+#endif // TESSEL_TILE_ATTRS

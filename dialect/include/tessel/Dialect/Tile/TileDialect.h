@@ -1,0 +1,35 @@
+//===- TileDialect.h - The tile dialect ---------------------------*- C++ -*-===//
+//
+// Public header of the tile dialect: the dialect, its types, attributes
+// (layout encodings, knob declarations, enums) and operations.
+//
+//===----------------------------------------------------------------------===//
+#ifndef TESSEL_DIALECT_TILE_TILEDIALECT_H
+#define TESSEL_DIALECT_TILE_TILEDIALECT_H
+
+#include "mlir/Bytecode/BytecodeOpInterface.h"
+#include "mlir/Dialect/Arith/IR/Arith.h"
+#include "mlir/IR/BuiltinAttributes.h"
+#include "mlir/IR/BuiltinTypes.h"
+#include "mlir/IR/Dialect.h"
+#include "mlir/IR/OpDefinition.h"
+#include "mlir/IR/OpImplementation.h"
+#include "mlir/IR/SymbolTable.h"
+#include "mlir/Interfaces/CallInterfaces.h"
+#include "mlir/Interfaces/ControlFlowInterfaces.h"
+#include "mlir/Interfaces/FunctionInterfaces.h"
+#include "mlir/Interfaces/SideEffectInterfaces.h"
+
+#include "tessel/Dialect/Tile/TileDialect.h.inc"
+#include "tessel/Dialect/Tile/TileEnums.h.inc"
+
+#define GET_TYPEDEF_CLASSES
+#include "tessel/Dialect/Tile/TileTypes.h.inc"
+
+#define GET_ATTRDEF_CLASSES
+#include "tessel/Dialect/Tile/TileAttrs.h.inc"
+
+#define GET_OP_CLASSES
+#include "tessel/Dialect/Tile/TileOps.h.inc"
+
+#endif // TESSEL_DIALECT_TILE_TILEDIALECT_H

@@ -1,0 +1,429 @@
+//===- TileOps.cpp - tile dialect operations ------------------------------===//
+
+#include "tessel/Dialect/Tile/TileDialect.h"
+
+#include "mlir/IR/Builders.h"
+#include "mlir/IR/BuiltinTypes.h"
+#include "mlir/IR/OpImplementation.h"
+#include "mlir/Interfaces/FunctionImplementation.h"
+#include "llvm/ADT/STLExtras.h"
+#include "llvm/ADT/StringSet.h"
+
+using namespace mlir;
+using namespace tessel::tile;
+
+#define GET_OP_CLASSES
+#include "tessel/Dialect/Tile/TileOps.cpp.inc"
+
+//===----------------------------------------------------------------------===//
+// Helpers
+//===----------------------------------------------------------------------===//
+
+/// Shape of a tile value: the tensor's shape, or {} for a scalar.
+static ArrayRef<int64_t> shapeOf(Type t) {
+  if (auto rt = dyn_cast<RankedTensorType>(t))
+    return rt.getShape();
+  return {};
+}
+
+static std::string shapeStr(Type t) {
+  auto rt = dyn_cast<RankedTensorType>(t);
+  if (!rt)
+    return "scalar";
+  std::string s;
+  llvm::raw_string_ostream os(s);
+  llvm::interleave(rt.getShape(), os, "x");
+  return s;
+}
+
+static bool isFp8(Type t) { return isa<Float8E4M3FNType, Float8E4M3FNUZType>(t); }
+
+/// Checks the optional mask against the offsets' shape.
+static LogicalResult verifyMask(Operation *op, Value mask, Type offsetsType) {
+  if (!mask)
+    return success();
+  if (shapeOf(mask.getType()) != shapeOf(offsetsType) ||
+      isa<RankedTensorType>(mask.getType()) !=
+          isa<RankedTensorType>(offsetsType))
+    return op->emitOpError("mask shape (")
+           << shapeStr(mask.getType()) << ") must match offsets shape ("
+           << shapeStr(offsetsType) << ")";
+  return success();
+}
+
+/// Checks that `value` is a tile of `elem` elements shaped like the offsets.
+static LogicalResult verifyPointee(Operation *op, StringRef what, Type value,
+                                   Type offsetsType, PtrType ptr) {
+  if (getElementTypeOrSelf(value) != ptr.getPointeeType())
+    return op->emitOpError() << what << " element type "
+                             << getElementTypeOrSelf(value)
+                             << " does not match pointee type "
+                             << ptr.getPointeeType();
+  if (shapeOf(value) != shapeOf(offsetsType) ||
+      isa<RankedTensorType>(value) != isa<RankedTensorType>(offsetsType))
+    return op->emitOpError() << what << " shape (" << shapeStr(value)
+                             << ") must match offsets shape ("
+                             << shapeStr(offsetsType) << ")";
+  return success();
+}
+
+static LogicalResult verifyAxis(Operation *op, int64_t axis, int64_t rank) {
+  if (axis < 0 || axis >= rank)
+    return op->emitOpError("axis ")
+           << axis << " is out of range for a tensor of rank " << rank;
+  return success();
+}
+
+//===----------------------------------------------------------------------===//
+// KernelOp
+//===----------------------------------------------------------------------===//
+
+ParseResult KernelOp::parse(OpAsmParser &parser, OperationState &result) {
+  auto buildType = [](Builder &b, ArrayRef<Type> args, ArrayRef<Type> results,
+                      function_interface_impl::VariadicFlag, std::string &) {
+    return b.getFunctionType(args, results);
+  };
+  return function_interface_impl::parseFunctionOp(
+      parser, result, /*allowVariadic=*/false,
+      getFunctionTypeAttrName(result.name), buildType,
+      getArgAttrsAttrName(result.name), getResAttrsAttrName(result.name));
+}
+
+void KernelOp::print(OpAsmPrinter &p) {
+  function_interface_impl::printFunctionOp(
+      p, *this, /*isVariadic=*/false, getFunctionTypeAttrName(),
+      getArgAttrsAttrName(), getResAttrsAttrName());
+}
+
+KnobAttr KernelOp::lookupKnob(StringRef name) {
+  if (!getKnobs())
+    return {};
+  for (Attribute a : *getKnobs())
+    if (auto k = dyn_cast<KnobAttr>(a); k && k.getName().getValue() == name)
+      return k;
+  return {};
+}
+
+LogicalResult KernelOp::verify() {
+  FunctionType type = getFunctionType();
+  if (type.getNumResults() != 0)
+    return emitOpError("kernels return nothing, but the type has ")
+           << type.getNumResults() << " result(s)";
+  for (auto [i, t] : llvm::enumerate(type.getInputs())) {
+    if (!isa<PtrType>(t) && !t.isInteger(32) && !t.isInteger(64) &&
+        !t.isF32())
+      return emitOpError("argument #")
+             << i << " has type " << t
+             << "; kernel arguments must be !tile.ptr, i32, i64 or f32";
+  }
+  if (getBody().empty())
+    return emitOpError("kernel must have a body");
+  if (getBody().getNumArguments() != type.getNumInputs())
+    return emitOpError("body has ")
+           << getBody().getNumArguments() << " arguments, type has "
+           << type.getNumInputs();
+  llvm::StringSet<> names;
+  if (getKnobs())
+    for (Attribute a : *getKnobs()) {
+      auto k = cast<KnobAttr>(a);
+      if (!names.insert(k.getName().getValue()).second)
+        return emitOpError("knob '") << k.getName().getValue()
+                                     << "' is declared twice";
+    }
+  return success();
+}
+
+//===----------------------------------------------------------------------===//
+// KnobOp
+//===----------------------------------------------------------------------===//
+
+LogicalResult KnobOp::verify() {
+  auto kernel = (*this)->getParentOfType<KernelOp>();
+  if (!kernel)
+    return emitOpError("must be inside a tile.kernel");
+  KnobAttr decl = kernel.lookupKnob(getName());
+  if (!decl)
+    return emitOpError("reads knob '")
+           << getName() << "' which kernel @" << kernel.getSymName()
+           << " does not declare";
+  if (decl.getType() != getType())
+    return emitOpError("knob '") << getName() << "' is declared as "
+                                 << decl.getType() << " but read as "
+                                 << getType();
+  return success();
+}
+
+//===----------------------------------------------------------------------===//
+// Tensor construction
+//===----------------------------------------------------------------------===//
+
+LogicalResult RangeOp::verify() {
+  auto type = getType();
+  int64_t start = getStart(), end = getEnd();
+  if (type.getRank() != 1)
+    return emitOpError("result must be 1-D, got rank ") << type.getRank();
+  if (end <= start)
+    return emitOpError("end (") << end << ") must be greater than start ("
+                                << start << ")";
+  if (type.getDimSize(0) != end - start)
+    return emitOpError("result has ")
+           << type.getDimSize(0) << " elements but the range has "
+           << end - start;
+  return success();
+}
+
+LogicalResult SplatOp::verify() {
+  if (getType().getElementType() != getSrc().getType())
+    return emitOpError("result element type ")
+           << getType().getElementType() << " does not match source type "
+           << getSrc().getType();
+  return success();
+}
+
+LogicalResult BroadcastOp::verify() {
+  auto src = getSrc().getType(), dst = getType();
+  if (src.getElementType() != dst.getElementType())
+    return emitOpError("element types differ");
+  if (src.getRank() != dst.getRank())
+    return emitOpError("source rank ")
+           << src.getRank() << " differs from result rank " << dst.getRank();
+  for (int64_t d = 0; d < src.getRank(); ++d)
+    if (src.getDimSize(d) != 1 && src.getDimSize(d) != dst.getDimSize(d))
+      return emitOpError("dimension ")
+             << d << " of size " << src.getDimSize(d)
+             << " cannot be broadcast to " << dst.getDimSize(d);
+  return success();
+}
+
+OpFoldResult BroadcastOp::fold(FoldAdaptor) {
+  if (getSrc().getType() == getType())
+    return getSrc();
+  return {};
+}
+
+LogicalResult ExpandDimsOp::verify() {
+  auto src = getSrc().getType(), dst = getType();
+  if (src.getElementType() != dst.getElementType())
+    return emitOpError("element types differ");
+  int64_t axis = getAxis();
+  if (axis < 0 || axis > src.getRank())
+    return emitOpError("axis ") << axis << " is out of range for a tensor of rank "
+                                << src.getRank();
+  SmallVector<int64_t> expected(src.getShape());
+  expected.insert(expected.begin() + axis, 1);
+  if (ArrayRef<int64_t>(expected) != dst.getShape())
+    return emitOpError("result shape (")
+           << shapeStr(dst) << ") must be the source shape with 1 inserted at "
+           << axis;
+  return success();
+}
+
+LogicalResult ReshapeOp::verify() {
+  auto src = getSrc().getType(), dst = getType();
+  if (src.getElementType() != dst.getElementType())
+    return emitOpError("element types differ");
+  if (src.getNumElements() != dst.getNumElements())
+    return emitOpError("source has ")
+           << src.getNumElements() << " elements, result has "
+           << dst.getNumElements();
+  return success();
+}
+
+LogicalResult TransposeOp::verify() {
+  auto src = getSrc().getType(), dst = getType();
+  ArrayRef<int32_t> order = getOrder();
+  if ((int64_t)order.size() != src.getRank())
+    return emitOpError("order has ")
+           << order.size() << " entries for a tensor of rank " << src.getRank();
+  SmallVector<bool> seen(order.size(), false);
+  for (int32_t d : order) {
+    if (d < 0 || d >= (int32_t)order.size() || seen[d])
+      return emitOpError("order must be a permutation of 0..")
+             << order.size() - 1;
+    seen[d] = true;
+  }
+  if (src.getElementType() != dst.getElementType() ||
+      dst.getRank() != src.getRank())
+    return emitOpError("result must have the source's element type and rank");
+  for (size_t i = 0; i < order.size(); ++i)
+    if (dst.getDimSize(i) != src.getDimSize(order[i]))
+      return emitOpError("result dimension ")
+             << i << " must be source dimension " << order[i] << " ("
+             << src.getDimSize(order[i]) << "), got " << dst.getDimSize(i);
+  return success();
+}
+
+LogicalResult ConvertLayoutOp::verify() {
+  auto src = getSrc().getType(), dst = getType();
+  if (src.getShape() != dst.getShape() ||
+      src.getElementType() != dst.getElementType())
+    return emitOpError("source and result must have the same shape and "
+                       "element type");
+  return success();
+}
+
+OpFoldResult ConvertLayoutOp::fold(FoldAdaptor) {
+  if (getSrc().getType() == getType())
+    return getSrc();
+  return {};
+}
+
+//===----------------------------------------------------------------------===//
+// Memory
+//===----------------------------------------------------------------------===//
+
+LogicalResult PtrCastOp::verify() {
+  if (!getSrc().getType().getPointeeType().isInteger(8))
+    return emitOpError("only !tile.ptr<i8> can be cast, got ")
+           << getSrc().getType();
+  return success();
+}
+
+LogicalResult LoadOp::verify() {
+  Type offsets = getOffsets().getType();
+  if (failed(verifyPointee(*this, "result", getType(), offsets,
+                           getPtr().getType())))
+    return failure();
+  if (failed(verifyMask(*this, getMask(), offsets)))
+    return failure();
+  if (Value other = getOther()) {
+    if (!getMask())
+      return emitOpError("'other' needs a mask");
+    if (other.getType() != getType())
+      return emitOpError("'other' type ")
+             << other.getType() << " must equal the result type " << getType();
+  }
+  return success();
+}
+
+LogicalResult StoreOp::verify() {
+  Type offsets = getOffsets().getType();
+  if (failed(verifyPointee(*this, "value", getValue().getType(), offsets,
+                           getPtr().getType())))
+    return failure();
+  return verifyMask(*this, getMask(), offsets);
+}
+
+static LogicalResult verifyAtomicElem(Operation *op, Type elem) {
+  if (!elem.isInteger(32) && !elem.isInteger(64) && !elem.isF32())
+    return op->emitOpError("atomics support i32, i64 and f32 elements, got ")
+           << elem;
+  return success();
+}
+
+LogicalResult AtomicRMWOp::verify() {
+  Type offsets = getOffsets().getType();
+  if (failed(verifyPointee(*this, "value", getValue().getType(), offsets,
+                           getPtr().getType())) ||
+      failed(verifyMask(*this, getMask(), offsets)) ||
+      failed(verifyAtomicElem(*this, getPtr().getType().getPointeeType())))
+    return failure();
+  if (getType() != getValue().getType())
+    return emitOpError("result type must equal the value type");
+  bool isFloat = isa<FloatType>(getPtr().getType().getPointeeType());
+  AtomicKind k = getKind();
+  if (isFloat && k != AtomicKind::add && k != AtomicKind::max &&
+      k != AtomicKind::min && k != AtomicKind::xchg)
+    return emitOpError("atomic '") << stringifyAtomicKind(k)
+                                   << "' needs integer elements";
+  return success();
+}
+
+LogicalResult AtomicCASOp::verify() {
+  Type offsets = getOffsets().getType();
+  if (failed(verifyPointee(*this, "value", getValue().getType(), offsets,
+                           getPtr().getType())) ||
+      failed(verifyAtomicElem(*this, getPtr().getType().getPointeeType())))
+    return failure();
+  if (getCmp().getType() != getValue().getType() ||
+      getType() != getValue().getType())
+    return emitOpError("cmp, value and result must have the same type");
+  return success();
+}
+
+//===----------------------------------------------------------------------===//
+// Compute
+//===----------------------------------------------------------------------===//
+
+LogicalResult DotOp::verify() {
+  auto a = getA().getType(), b = getB().getType(), c = getC().getType(),
+       d = getType();
+  if (a.getRank() != 2 || b.getRank() != 2 || c.getRank() != 2)
+    return emitOpError("operands must be 2-D");
+  if (a.getDimSize(1) != b.getDimSize(0))
+    return emitOpError("K of a (")
+           << a.getDimSize(1) << ") does not match K of b (" << b.getDimSize(0)
+           << ")";
+  if (c.getDimSize(0) != a.getDimSize(0) || c.getDimSize(1) != b.getDimSize(1))
+    return emitOpError("accumulator shape (")
+           << shapeStr(c) << ") must be " << a.getDimSize(0) << "x"
+           << b.getDimSize(1);
+  if (c != d)
+    return emitOpError("result type must equal the accumulator type");
+  if (!c.getElementType().isF32())
+    return emitOpError("accumulator must be f32, got ") << c.getElementType();
+  Type ea = a.getElementType(), eb = b.getElementType();
+  bool ok = (isFp8(ea) && ea == eb) || (ea.isBF16() && eb.isBF16());
+  if (!ok)
+    return emitOpError("unsupported operand types ")
+           << ea << " x " << eb
+           << "; expected fp8 x fp8 of one format, or bf16 x bf16";
+  return success();
+}
+
+LogicalResult ReduceOp::verify() {
+  auto src = getSrc().getType();
+  if (failed(verifyAxis(*this, getAxis(), src.getRank())))
+    return failure();
+  Type elem = src.getElementType();
+  if (getElementTypeOrSelf(getType()) != elem)
+    return emitOpError("result element type must be ") << elem;
+  if (src.getRank() == 1) {
+    if (getType() != elem)
+      return emitOpError("reducing a 1-D tensor gives a scalar ") << elem;
+    return success();
+  }
+  SmallVector<int64_t> expected(src.getShape());
+  expected.erase(expected.begin() + getAxis());
+  if (shapeOf(getType()) != ArrayRef<int64_t>(expected) ||
+      !isa<RankedTensorType>(getType()))
+    return emitOpError("result shape (")
+           << shapeStr(getType()) << ") must be the source shape without axis "
+           << getAxis();
+  return success();
+}
+
+LogicalResult ScanOp::verify() {
+  return verifyAxis(*this, getAxis(), getSrc().getType().getRank());
+}
+
+LogicalResult HistogramOp::verify() {
+  if (getType().getRank() != 1)
+    return emitOpError("result must be a 1-D tensor of bins");
+  if (Value mask = getMask())
+    if (shapeOf(mask.getType()) != getKeys().getType().getShape())
+      return emitOpError("mask shape (")
+             << shapeStr(mask.getType()) << ") must match keys shape ("
+             << shapeStr(getKeys().getType()) << ")";
+  return success();
+}
+
+LogicalResult TopKOp::verify() {
+  auto values = getValues().getType();
+  if (values.getRank() != 1)
+    return emitOpError("values must be 1-D");
+  if (!isa<FloatType>(values.getElementType()) &&
+      !values.getElementType().isSignlessInteger())
+    return emitOpError("values must be float or integer");
+  if (getK() <= 0)
+    return emitOpError("k must be positive, got ") << getK();
+  if (getType().getRank() != 1 || getType().getDimSize(0) != getK())
+    return emitOpError("result must be tensor<") << getK() << "xi32>";
+  return success();
+}
+
+LogicalResult GridBarrierOp::verify() {
+  if (!getPtr().getType().getPointeeType().isInteger(32))
+    return emitOpError("the barrier counter must be i32");
+  return success();
+}

@@ -1,0 +1,71 @@
+//===- Passes.td - Target-independent passes on tile IR ----*- tablegen -*-===//
+#ifndef TESSEL_PASSES_TD
+#define TESSEL_PASSES_TD
+
+include "mlir/Pass/PassBase.td"
+
+def TileSpecializeKnobs : Pass<"tile-specialize-knobs", "::mlir::ModuleOp"> {
+  let summary = "Binds every knob of every kernel to a constant";
+  let description = [{
+    Replaces each `tile.knob` by an `arith.constant` holding the bound value
+    (from the `knobs` option, else the declaration's default), and records
+    the values on the kernel as `tessel.knobs`. It fails with a precise
+    error when a knob has no value, a value is not among the declared
+    `values`, or the option names a knob that no kernel declares.
+
+    Before (with `knobs=tokens_per_program=4`):
+    ```mlir
+    tile.kernel @k(%x: !tile.ptr<f32>) attributes {
+        knobs = [#tile.knob<"tokens_per_program" : i32 = 1>]} {
+      %t = tile.knob "tokens_per_program" : i32
+      ...
+    }
+    ```
+    After:
+    ```mlir
+    tile.kernel @k(%x: !tile.ptr<f32>) attributes {
+        knobs = [#tile.knob<"tokens_per_program" : i32 = 1>],
+        tessel.knobs = {tokens_per_program = 4 : i32}} {
+      %t = arith.constant 4 : i32
+      ...
+    }
+    ```
+  }];
+  let options = [
+    ListOption<"knobs", "knobs", "std::string",
+               "Knob bindings, each NAME=VALUE (integers; true/false for i1)">
+  ];
+  let dependentDialects = ["::mlir::arith::ArithDialect"];
+}
+
+def TileAssignLayouts : Pass<"tile-assign-layouts", "::mlir::ModuleOp"> {
+  let summary = "Gives every tensor a distributed layout for a target";
+  let description = [{
+    Chooses a `#tile.blocked` layout for every tensor value of each kernel,
+    from the target's wave size and vector width (through `TargetInfo`) and
+    the kernel's `num_waves` knob. Anchors (loads, stores, ranges) take a
+    layout whose fastest dimension holds as many contiguous elements per
+    lane as one vector access allows; elementwise ops inherit it; reductions
+    give `#tile.slice` layouts and `tile.expand_dims` of a slice returns to
+    the parent. Where two producers disagree a `tile.convert_layout` is
+    inserted. The kernel gets `tessel.num_waves`.
+
+    Before (target gfx942, num_waves = 1):
+    ```mlir
+    %r = tile.range 0 to 128 : tensor<128xi32>
+    %s = tile.reduce add %r, 0 : tensor<128xi32> -> i32
+    ```
+    After:
+    ```mlir
+    %r = tile.range 0 to 128 : tensor<128xi32, #tile.blocked<{sizePerThread = [2],
+           threadsPerWave = [64], wavesPerCTA = [1], order = [0]}>>
+    %s = tile.reduce add %r, 0 : tensor<128xi32, #tile.blocked<...>> -> i32
+    ```
+  }];
+  let options = [
+    Option<"target", "target", "std::string", "\"gfx942\"",
+           "Target name (gfx942, gfx950, sm_90)">
+  ];
+}
+
+#endif // TESSEL_PASSES_TD

@@ -1,0 +1,258 @@
+//===- launch_overhead.cpp - Host-side dispatch + launch cost -------------===//
+//
+// Measures what one tessel_indexer_k_cache_write() call costs on the host:
+// argument validation, the tuned-table pick, marshalling and the driver's
+// launch, against a bare cuLaunchKernel of the same kernel.
+//
+//   tessel-launch-overhead [BUNDLE] [--calls N] [--tokens T]
+//
+// Without BUNDLE it loads a built-in bundle holding an empty PTX kernel with
+// the op's 19-parameter signature, so only host overhead is measured. Prints
+// the median and p90 microseconds per call.
+//
+//===----------------------------------------------------------------------===//
+
+#include "tessel/bundle.h"
+#include "tessel/tessel.h"
+
+#include <algorithm>
+#include <chrono>
+#include <cstdio>
+#include <cstdlib>
+#include <cstring>
+#include <dlfcn.h>
+#include <string>
+#include <unistd.h>
+#include <vector>
+
+namespace {
+
+const char *kEmptyPtx = R"(.version 8.0
+.target sm_90
+.address_size 64
+.visible .entry indexer_k_cache_write(
+  .param .u64 a0, .param .u64 a1, .param .u64 a2, .param .u64 a3,
+  .param .u64 a4, .param .u64 a5, .param .u64 a6, .param .u64 a7,
+  .param .u64 a8, .param .u64 a9, .param .u64 a10, .param .u64 a11,
+  .param .u64 a12, .param .u64 a13, .param .u64 a14, .param .u32 a15,
+  .param .u64 a16, .param .u32 a17, .param .u64 a18)
+{
+  ret;
+}
+)";
+
+std::string writeEmptyBundle() {
+  tessel::Bundle b;
+  b.compilerVersion = "launch_overhead";
+  for (int bf16 = 0; bf16 < 2; ++bf16) {
+    tessel::BundleEntry e;
+    e.name = bf16 ? "empty.bf16" : "empty.f32";
+    e.kernel = "indexer_k_cache_write";
+    e.target = "sm_90";
+    e.format = tessel::CodeFormat::Ptx;
+    e.knobs = {{"k_bf16", bf16},
+               {"tokens_per_program", 1},
+               {"num_waves", 1},
+               {"waves_per_eu", 0}};
+    const char *mem[3] = {"k", "slot_mapping", "cache"};
+    const char *part[5] = {"allocated", "aligned", "offset", "size", "stride"};
+    for (const char *m : mem)
+      for (int i = 0; i < 5; ++i)
+        e.args.push_back({std::string(m) + "." + part[i],
+                          i < 2 ? tessel::ArgKind::Ptr : tessel::ArgKind::I64,
+                          8});
+    e.args.push_back({"num_tokens", tessel::ArgKind::I32, 4});
+    e.args.push_back({"k_row_stride", tessel::ArgKind::I64, 8});
+    e.args.push_back({"block_size", tessel::ArgKind::I32, 4});
+    e.args.push_back({"num_slots", tessel::ArgKind::I64, 8});
+    e.block[0] = 64;
+    e.code = kEmptyPtx;
+    b.entries.push_back(e);
+  }
+  std::string bytes, err;
+  if (!tessel::serializeBundle(b, bytes, err)) {
+    fprintf(stderr, "cannot build the empty bundle: %s\n", err.c_str());
+    exit(1);
+  }
+  char path[] = "/tmp/tessel-empty-XXXXXX";
+  int fd = mkstemp(path);
+  if (fd < 0 || write(fd, bytes.data(), bytes.size()) !=
+                    static_cast<ssize_t>(bytes.size())) {
+    fprintf(stderr, "cannot write %s\n", path);
+    exit(1);
+  }
+  close(fd);
+  return path;
+}
+
+void die(const char *what) {
+  fprintf(stderr, "FAILED: %s: %s\n", what, tessel_last_error());
+  exit(1);
+}
+
+struct Stats {
+  double median, p90, mean;
+};
+
+Stats stats(std::vector<double> v) {
+  std::sort(v.begin(), v.end());
+  double sum = 0;
+  for (double x : v)
+    sum += x;
+  return {v[v.size() / 2], v[v.size() * 9 / 10], sum / v.size()};
+}
+
+} // namespace
+
+int main(int argc, char **argv) {
+  std::string bundle;
+  int calls = 20000;
+  long long tokens = 1;
+  for (int i = 1; i < argc; ++i) {
+    if (!strcmp(argv[i], "--calls") && i + 1 < argc)
+      calls = atoi(argv[++i]);
+    else if (!strcmp(argv[i], "--tokens") && i + 1 < argc)
+      tokens = atoll(argv[++i]);
+    else
+      bundle = argv[i];
+  }
+  if (calls < 100)
+    calls = 100;
+  bool builtIn = bundle.empty();
+  if (builtIn)
+    bundle = writeEmptyBundle();
+
+  tessel_context *ctx = nullptr;
+  if (tessel_context_create("cuda", 0, &ctx) != TESSEL_SUCCESS) {
+    printf("SKIP: no cuda device: %s\n", tessel_last_error());
+    return 0;
+  }
+  printf("device: cuda %s, %d SMs\n", tessel_context_arch(ctx),
+         tessel_context_cu_count(ctx));
+  if (tessel_context_load_bundle(ctx, bundle.c_str()) != TESSEL_SUCCESS)
+    die("load bundle");
+  if (builtIn)
+    unlink(bundle.c_str());
+  printf("bundle: %s\n", builtIn ? "built-in empty kernel" : bundle.c_str());
+
+  const long long blockSize = 64, numBlocks = 1024;
+  void *k = nullptr, *slots = nullptr, *cache = nullptr;
+  if (tessel_malloc(ctx, tokens * 128 * 2, &k) ||
+      tessel_malloc(ctx, tokens * 8, &slots) ||
+      tessel_malloc(ctx, numBlocks * blockSize * 132, &cache))
+    die("malloc");
+  std::vector<long long> hostSlots(tokens);
+  for (long long t = 0; t < tokens; ++t)
+    hostSlots[t] = t % (numBlocks * blockSize);
+  if (tessel_memcpy(ctx, slots, hostSlots.data(), tokens * 8, 0))
+    die("memcpy");
+  tessel_stream stream = nullptr;
+  if (tessel_stream_create(ctx, &stream))
+    die("stream");
+
+  tessel_tensor tk{}, ts{}, tc{};
+  tk.data = k;
+  tk.dtype = TESSEL_DTYPE_BF16;
+  tk.rank = 2;
+  tk.shape[0] = tokens;
+  tk.shape[1] = 128;
+  tk.strides[0] = 128;
+  tk.strides[1] = 1;
+  ts.data = slots;
+  ts.dtype = TESSEL_DTYPE_I64;
+  ts.rank = 1;
+  ts.shape[0] = tokens;
+  ts.strides[0] = 1;
+  tc.data = cache;
+  tc.dtype = TESSEL_DTYPE_U8;
+  tc.rank = 4;
+  int64_t cs[4] = {numBlocks, blockSize, 1, 132};
+  int64_t cst[4] = {blockSize * 132, 132, 132, 1};
+  for (int i = 0; i < 4; ++i) {
+    tc.shape[i] = cs[i];
+    tc.strides[i] = cst[i];
+  }
+
+  using clk = std::chrono::steady_clock;
+  // Warm up (module load is done at bundle load; this warms caches).
+  for (int i = 0; i < 200; ++i)
+    if (tessel_indexer_k_cache_write(ctx, &tk, &ts, &tc, stream))
+      die("launch");
+  tessel_stream_synchronize(ctx, stream);
+
+  std::vector<double> us;
+  us.reserve(calls);
+  for (int i = 0; i < calls; ++i) {
+    auto t0 = clk::now();
+    tessel_status s = tessel_indexer_k_cache_write(ctx, &tk, &ts, &tc, stream);
+    auto t1 = clk::now();
+    if (s)
+      die("launch");
+    us.push_back(std::chrono::duration<double, std::micro>(t1 - t0).count());
+    // Drain now and then so the launch queue never fills (a full queue
+    // would make launches block and measure the GPU, not the host).
+    if (i % 512 == 511)
+      tessel_stream_synchronize(ctx, stream);
+  }
+  tessel_stream_synchronize(ctx, stream);
+  Stats st = stats(us);
+
+  // Baseline: the bare driver launch of a kernel with the same signature.
+  Stats base{0, 0, 0};
+  bool haveBase = false;
+  if (builtIn) {
+    void *lib = dlopen("libcuda.so.1", RTLD_NOW | RTLD_NOLOAD);
+    using LoadFn = int (*)(void **, const void *);
+    using GetFn = int (*)(void **, void *, const char *);
+    using LaunchFn =
+        int (*)(void *, unsigned, unsigned, unsigned, unsigned, unsigned,
+                unsigned, unsigned, void *, void **, void **);
+    auto load = lib ? (LoadFn)dlsym(lib, "cuModuleLoadData") : nullptr;
+    auto get = lib ? (GetFn)dlsym(lib, "cuModuleGetFunction") : nullptr;
+    auto launch = lib ? (LaunchFn)dlsym(lib, "cuLaunchKernel") : nullptr;
+    void *mod = nullptr, *fn = nullptr;
+    if (load && get && launch && load(&mod, kEmptyPtx) == 0 &&
+        get(&fn, mod, "indexer_k_cache_write") == 0) {
+      uint64_t v[19] = {};
+      void *params[19];
+      for (int i = 0; i < 19; ++i)
+        params[i] = &v[i];
+      std::vector<double> bus;
+      bus.reserve(calls);
+      for (int i = 0; i < calls; ++i) {
+        auto t0 = clk::now();
+        int r = launch(fn, 1, 1, 1, 64, 1, 1, 0, stream, params, nullptr);
+        auto t1 = clk::now();
+        if (r)
+          break;
+        bus.push_back(
+            std::chrono::duration<double, std::micro>(t1 - t0).count());
+        if (i % 512 == 511)
+          tessel_stream_synchronize(ctx, stream);
+      }
+      tessel_stream_synchronize(ctx, stream);
+      if (!bus.empty()) {
+        base = stats(bus);
+        haveBase = true;
+      }
+    }
+  }
+
+  printf("tokens per call: %lld, calls: %d\n", tokens, calls);
+  printf("tessel_indexer_k_cache_write: median %.2f us, p90 %.2f us, mean "
+         "%.2f us per call\n",
+         st.median, st.p90, st.mean);
+  if (haveBase) {
+    printf("bare cuLaunchKernel:          median %.2f us, p90 %.2f us, mean "
+           "%.2f us per call\n",
+           base.median, base.p90, base.mean);
+    printf("Tessel overhead over the driver: median %.2f us per call\n",
+           st.median - base.median);
+  }
+  tessel_stream_destroy(ctx, stream);
+  tessel_free(ctx, k);
+  tessel_free(ctx, slots);
+  tessel_free(ctx, cache);
+  tessel_context_destroy(ctx);
+  return 0;
+}

@@ -1,0 +1,148 @@
+/*===- tessel.h - Tessel runtime C API -------------------------------------===*
+ *
+ * The public C API of the Tessel runtime (libtessel_runtime.so). It links no
+ * LLVM/MLIR and no GPU runtime: the device (emu, cuda, hip) is picked at run
+ * time and its runtime library is dlopen()ed.
+ *
+ * Conventions:
+ *  - Every function returns a tessel_status. On failure the calling thread's
+ *    last-error message (tessel_last_error()) names the problem, e.g. the
+ *    argument and the check that failed. Bad input never crashes.
+ *  - Tensors are described by tessel_tensor: a device pointer, a dtype, a rank,
+ *    a shape and strides counted in elements (not bytes).
+ *  - Op entry points allocate nothing and never synchronize the host with the
+ *    device, so they are safe inside CUDA/HIP graph capture. Everything a
+ *launch needs (bundle, modules, functions, tuned table) is prepared by
+ *    tessel_context_create() / tessel_context_load_bundle().
+ *  - A context may be used from several threads at once.
+ *
+ *===----------------------------------------------------------------------===*/
+#ifndef TESSEL_TESSEL_H
+#define TESSEL_TESSEL_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+#if defined(__GNUC__)
+#define TESSEL_API __attribute__((visibility("default")))
+#else
+#define TESSEL_API
+#endif
+
+#define TESSEL_MAX_RANK 8
+
+typedef enum tessel_status {
+  TESSEL_SUCCESS = 0,
+  TESSEL_ERROR_INVALID_ARGUMENT = 1, /* bad tensor, null pointer, bad value */
+  TESSEL_ERROR_UNSUPPORTED = 2,      /* valid but not supported (dtype, arch) */
+  TESSEL_ERROR_NO_DEVICE = 3,        /* backend runtime missing / no device */
+  TESSEL_ERROR_BUNDLE = 4,           /* corrupt or mismatched bundle */
+  TESSEL_ERROR_TABLE = 5,            /* malformed tuned table */
+  TESSEL_ERROR_NO_KERNEL = 6,        /* no code object for this call */
+  TESSEL_ERROR_LAUNCH = 7,           /* the device refused the launch */
+  TESSEL_ERROR_DEVICE = 8,           /* other device runtime failure */
+  TESSEL_ERROR_IO = 9,               /* file could not be read/written */
+  TESSEL_ERROR_INTERNAL = 10
+} tessel_status;
+
+typedef enum tessel_dtype {
+  TESSEL_DTYPE_INVALID = 0,
+  TESSEL_DTYPE_F32 = 1,
+  TESSEL_DTYPE_BF16 = 2,
+  TESSEL_DTYPE_F16 = 3,
+  TESSEL_DTYPE_U8 = 4,
+  TESSEL_DTYPE_I32 = 5,
+  TESSEL_DTYPE_I64 = 6,
+  TESSEL_DTYPE_FP8_E4M3FN = 7,
+  TESSEL_DTYPE_FP8_E4M3FNUZ = 8
+} tessel_dtype;
+
+/* A strided tensor. shape[i] and strides[i] for i < rank; strides are in
+ * elements and must be >= 0. */
+typedef struct tessel_tensor {
+  void *data;
+  tessel_dtype dtype;
+  int32_t rank;
+  int64_t shape[TESSEL_MAX_RANK];
+  int64_t strides[TESSEL_MAX_RANK];
+} tessel_tensor;
+
+typedef struct tessel_context tessel_context;
+/* A device stream/queue. For cuda it is a CUstream, for hip a hipStream_t,
+ * cast to this pointer type; NULL is the device's default stream. The emu
+ * device runs every launch synchronously and ignores the stream. */
+typedef struct tessel_stream_opaque *tessel_stream;
+
+/* The calling thread's message for the last failed call ("" if none). Valid
+ * until the next Tessel call on this thread. */
+TESSEL_API const char *tessel_last_error(void);
+TESSEL_API const char *tessel_status_string(tessel_status s);
+TESSEL_API size_t tessel_dtype_size(tessel_dtype t);
+
+/* Overrides a runtime knob (the same names as the environment variables, e.g.
+ * "TESSEL_TUNED_DIR"), for this process. Contexts created afterwards see it. */
+TESSEL_API tessel_status tessel_config_set(const char *name, const char *value);
+
+/* Creates a context on a device.
+ * device: "emu", "emu:gfx942", "emu:gfx950", "cuda", "hip", "auto", or NULL
+ * for the TESSEL_DEVICE knob (default "auto": cuda if it initializes with at
+ * least one device, else hip, else emu). ordinal: the device index.
+ * The bundle named by TESSEL_BUNDLE, if set, is loaded; so is the tuned table
+ * directory (TESSEL_TUNED_DIR, default: the tables built into the library). */
+TESSEL_API tessel_status tessel_context_create(const char *device, int ordinal,
+                                               tessel_context **out);
+TESSEL_API void tessel_context_destroy(tessel_context *ctx);
+
+/* Loads a bundle file into the context, verifying it fully, and loads the
+ * code objects of the context's target on its device. Later bundles add
+ * variants; a variant name seen before is an error. */
+TESSEL_API tessel_status tessel_context_load_bundle(tessel_context *ctx,
+                                                    const char *path);
+
+/* The device kind ("emu", "cuda", "hip") and the target arch ("gfx942",
+ * "gfx950", "sm_90", ...) of the context. */
+TESSEL_API const char *tessel_context_device_kind(const tessel_context *ctx);
+TESSEL_API const char *tessel_context_arch(const tessel_context *ctx);
+TESSEL_API int tessel_context_cu_count(const tessel_context *ctx);
+
+/* Stream helpers for callers without their own device runtime. */
+TESSEL_API tessel_status tessel_stream_create(tessel_context *ctx,
+                                              tessel_stream *out);
+TESSEL_API tessel_status tessel_stream_destroy(tessel_context *ctx,
+                                               tessel_stream s);
+TESSEL_API tessel_status tessel_stream_synchronize(tessel_context *ctx,
+                                                   tessel_stream s);
+
+/* Device memory helpers (host memory on emu). */
+TESSEL_API tessel_status tessel_malloc(tessel_context *ctx, size_t bytes,
+                                       void **out);
+TESSEL_API tessel_status tessel_free(tessel_context *ctx, void *p);
+/* kind: 0 host->device, 1 device->host, 2 device->device. Synchronous. */
+TESSEL_API tessel_status tessel_memcpy(tessel_context *ctx, void *dst,
+                                       const void *src, size_t bytes, int kind);
+
+/* Quantizes k to fp8 and writes it with its per-token scale into the paged
+ * indexer K cache (DESIGN.md 3.4).
+ *  k            [T, 128] bf16 or f32; any row stride >= 128, unit inner
+ *               stride; 16-byte aligned base.
+ *  slot_mapping [T] int64, unit stride (slot = block*block_size + offset;
+ *               negative slots are skipped). On the emu device every slot
+ *               must be < num_blocks*block_size; on GPUs slots past the
+ *               cache are skipped by the kernel.
+ *  kv_cache     [num_blocks, block_size, 1, 132] uint8, contiguous; per block
+ *               block_size*128 fp8 values then block_size f32 scales.
+ * The fp8 format is the target's (e4m3fnuz on gfx942, e4m3fn otherwise). */
+TESSEL_API tessel_status tessel_indexer_k_cache_write(
+    tessel_context *ctx, const tessel_tensor *k,
+    const tessel_tensor *slot_mapping, const tessel_tensor *kv_cache,
+    tessel_stream stream);
+
+#ifdef __cplusplus
+}
+#endif
+
+#endif /* TESSEL_TESSEL_H */

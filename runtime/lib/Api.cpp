@@ -1,0 +1,256 @@
+//===- Api.cpp - The C API: contexts, bundles, streams, memory ------------===//
+
+#include "Context.h"
+
+#include <mutex>
+
+using namespace tessel;
+
+namespace tessel {
+
+void rebuildDispatch(tessel_context *ctx) {
+  std::vector<const Variant *> vs;
+  for (const auto &v : ctx->variants)
+    vs.push_back(v.get());
+  ctx->warnings.clear();
+  ctx->indexer.build(ctx->indexerTable, ctx->device->arch(), vs, ctx->warnings);
+  if (ctx->config.logTunedConfig)
+    for (const auto &w : ctx->warnings)
+      fprintf(stderr, "tessel: %s\n", w.c_str());
+}
+
+namespace {
+
+// The launch ABIs the runtime marshals; a bundle whose entry disagrees is
+// mismatched and rejected at load, not at launch.
+Status checkKnownAbi(const BundleEntry &e) {
+  if (e.kernel != kIndexerKernel)
+    return Status::ok();
+  const std::vector<ArgKind> &abi = indexerKCacheWriteAbi();
+  bool ok = e.args.size() == abi.size();
+  for (size_t i = 0; ok && i < abi.size(); ++i)
+    ok = e.args[i].kind == abi[i];
+  if (!ok)
+    return Status::error(
+        TESSEL_ERROR_BUNDLE,
+        format("code object '%s': its %zu arguments do not match the launch "
+               "ABI of %s (19 params: 3 memrefs of 5, then i32 num_tokens, "
+               "i64 k_row_stride, i32 block_size, i64 num_slots)",
+               e.name.c_str(), e.args.size(), kIndexerKernel));
+  int64_t v;
+  if (!e.knob("k_bf16", v) || (v != 0 && v != 1))
+    return Status::error(
+        TESSEL_ERROR_BUNDLE,
+        format("code object '%s': knob k_bf16 must be 0 or 1", e.name.c_str()));
+  if (e.knob("tokens_per_program", v) && v < 1)
+    return Status::error(TESSEL_ERROR_BUNDLE,
+                         format("code object '%s': tokens_per_program must be "
+                                ">= 1",
+                                e.name.c_str()));
+  return Status::ok();
+}
+
+Status loadBundle(tessel_context *ctx, const std::string &path) {
+  auto b = std::make_unique<Bundle>();
+  std::string err;
+  if (!readBundleFile(path, *b, err))
+    return Status::error(TESSEL_ERROR_BUNDLE, err);
+  Device *dev = ctx->device;
+  std::vector<std::unique_ptr<Variant>> fresh;
+  for (const BundleEntry &e : b->entries) {
+    if (e.target != dev->arch() || e.format != dev->codeFormat())
+      continue;
+    if (Status s = checkKnownAbi(e))
+      return s.prefix("bundle '" + path + "': ");
+    auto v = std::make_unique<Variant>();
+    v->entry = &e;
+    if (Status s = dev->getFunction(e, &v->fn))
+      return s.prefix("bundle '" + path + "': ");
+    fresh.push_back(std::move(v));
+  }
+  std::unique_lock<std::shared_mutex> lock(ctx->mu);
+  for (const auto &nv : fresh)
+    for (const auto &ov : ctx->variants)
+      if (ov->entry->name == nv->entry->name)
+        return Status::error(TESSEL_ERROR_BUNDLE,
+                             format("bundle '%s': code object '%s' is "
+                                    "already loaded from another bundle",
+                                    path.c_str(), nv->entry->name.c_str()));
+  for (auto &v : fresh)
+    ctx->variants.push_back(std::move(v));
+  ctx->bundles.push_back(std::move(b));
+  rebuildDispatch(ctx);
+  return Status::ok();
+}
+
+} // namespace
+} // namespace tessel
+
+extern "C" {
+
+const char *tessel_status_string(tessel_status s) {
+  switch (s) {
+  case TESSEL_SUCCESS:
+    return "success";
+  case TESSEL_ERROR_INVALID_ARGUMENT:
+    return "invalid argument";
+  case TESSEL_ERROR_UNSUPPORTED:
+    return "unsupported";
+  case TESSEL_ERROR_NO_DEVICE:
+    return "no device";
+  case TESSEL_ERROR_BUNDLE:
+    return "bad bundle";
+  case TESSEL_ERROR_TABLE:
+    return "bad tuned table";
+  case TESSEL_ERROR_NO_KERNEL:
+    return "no kernel";
+  case TESSEL_ERROR_LAUNCH:
+    return "launch failed";
+  case TESSEL_ERROR_DEVICE:
+    return "device error";
+  case TESSEL_ERROR_IO:
+    return "i/o error";
+  case TESSEL_ERROR_INTERNAL:
+    return "internal error";
+  }
+  return "unknown status";
+}
+
+size_t tessel_dtype_size(tessel_dtype t) {
+  switch (t) {
+  case TESSEL_DTYPE_F32:
+  case TESSEL_DTYPE_I32:
+    return 4;
+  case TESSEL_DTYPE_BF16:
+  case TESSEL_DTYPE_F16:
+    return 2;
+  case TESSEL_DTYPE_U8:
+  case TESSEL_DTYPE_FP8_E4M3FN:
+  case TESSEL_DTYPE_FP8_E4M3FNUZ:
+    return 1;
+  case TESSEL_DTYPE_I64:
+    return 8;
+  default:
+    return 0;
+  }
+}
+
+tessel_status tessel_config_set(const char *name, const char *value) {
+  if (!name || !value)
+    return setLastError(TESSEL_ERROR_INVALID_ARGUMENT,
+                        "tessel_config_set: name or value is null");
+  if (Status s = setKnob(name, value))
+    return setLastError(s);
+  clearLastError();
+  return TESSEL_SUCCESS;
+}
+
+tessel_status tessel_context_create(const char *device, int ordinal,
+                                    tessel_context **out) {
+  if (!out)
+    return setLastError(TESSEL_ERROR_INVALID_ARGUMENT,
+                        "tessel_context_create: out is null");
+  *out = nullptr;
+  auto ctx = std::make_unique<tessel_context>();
+  ctx->config = currentConfig();
+  std::string kind = device ? device : ctx->config.device;
+  if (Status s = acquireDevice(kind, ordinal, ctx->config, &ctx->device))
+    return setLastError(s);
+  if (Status s = loadTunedTable(ctx->config.tunedDir,
+                                indexerKCacheWriteSchema(), ctx->indexerTable))
+    return setLastError(s);
+  {
+    std::unique_lock<std::shared_mutex> lock(ctx->mu);
+    rebuildDispatch(ctx.get());
+  }
+  if (!ctx->config.bundle.empty())
+    if (Status s = loadBundle(ctx.get(), ctx->config.bundle))
+      return setLastError(s.prefix("TESSEL_BUNDLE: "));
+  *out = ctx.release();
+  clearLastError();
+  return TESSEL_SUCCESS;
+}
+
+void tessel_context_destroy(tessel_context *ctx) { delete ctx; }
+
+tessel_status tessel_context_load_bundle(tessel_context *ctx,
+                                         const char *path) {
+  if (!ctx || !path)
+    return setLastError(TESSEL_ERROR_INVALID_ARGUMENT,
+                        "tessel_context_load_bundle: ctx or path is null");
+  if (Status s = loadBundle(ctx, path))
+    return setLastError(s);
+  clearLastError();
+  return TESSEL_SUCCESS;
+}
+
+const char *tessel_context_device_kind(const tessel_context *ctx) {
+  return ctx ? ctx->device->kind() : "";
+}
+const char *tessel_context_arch(const tessel_context *ctx) {
+  return ctx ? ctx->device->arch().c_str() : "";
+}
+int tessel_context_cu_count(const tessel_context *ctx) {
+  return ctx ? ctx->device->cuCount() : 0;
+}
+
+#define TESSEL_CHECK_CTX(fn)                                                   \
+  if (!ctx)                                                                    \
+    return setLastError(TESSEL_ERROR_INVALID_ARGUMENT, fn ": ctx is null");
+
+static tessel_status finish(const Status &s) {
+  if (s)
+    return setLastError(s);
+  clearLastError();
+  return TESSEL_SUCCESS;
+}
+
+tessel_status tessel_stream_create(tessel_context *ctx, tessel_stream *out) {
+  TESSEL_CHECK_CTX("tessel_stream_create");
+  if (!out)
+    return setLastError(TESSEL_ERROR_INVALID_ARGUMENT,
+                        "tessel_stream_create: out is null");
+  void *s = nullptr;
+  Status st = ctx->device->streamCreate(&s);
+  *out = static_cast<tessel_stream>(s);
+  return finish(st);
+}
+
+tessel_status tessel_stream_destroy(tessel_context *ctx, tessel_stream s) {
+  TESSEL_CHECK_CTX("tessel_stream_destroy");
+  return finish(ctx->device->streamDestroy(s));
+}
+
+tessel_status tessel_stream_synchronize(tessel_context *ctx, tessel_stream s) {
+  TESSEL_CHECK_CTX("tessel_stream_synchronize");
+  return finish(ctx->device->streamSynchronize(s));
+}
+
+tessel_status tessel_malloc(tessel_context *ctx, size_t bytes, void **out) {
+  TESSEL_CHECK_CTX("tessel_malloc");
+  if (!out)
+    return setLastError(TESSEL_ERROR_INVALID_ARGUMENT,
+                        "tessel_malloc: out is null");
+  return finish(ctx->device->memAlloc(bytes, out));
+}
+
+tessel_status tessel_free(tessel_context *ctx, void *p) {
+  TESSEL_CHECK_CTX("tessel_free");
+  if (!p)
+    return finish(Status::ok());
+  return finish(ctx->device->memFree(p));
+}
+
+tessel_status tessel_memcpy(tessel_context *ctx, void *dst, const void *src,
+                            size_t bytes, int kind) {
+  TESSEL_CHECK_CTX("tessel_memcpy");
+  if (kind < 0 || kind > 2)
+    return setLastError(TESSEL_ERROR_INVALID_ARGUMENT,
+                        "tessel_memcpy: kind must be 0, 1 or 2, got %d", kind);
+  if (bytes && (!dst || !src))
+    return setLastError(TESSEL_ERROR_INVALID_ARGUMENT,
+                        "tessel_memcpy: dst or src is null");
+  return finish(ctx->device->memcpy(dst, src, bytes, kind));
+}
+
+} // extern "C"

@@ -1,0 +1,129 @@
+//===- Device.cpp - Module cache and the process-wide device registry -----===//
+
+#include "Device.h"
+
+#include <dlfcn.h>
+#include <map>
+
+namespace tessel {
+
+Status Device::getFunction(const BundleEntry &e, void **fn) {
+  uint64_t h = fnv1a64(e.code.data(), e.code.size());
+  std::lock_guard<std::mutex> lock(mu_);
+  LoadedModule *lm = nullptr;
+  for (auto &m : modules_[h])
+    if (m->code == e.code) {
+      lm = m.get();
+      break;
+    }
+  if (!lm) {
+    void *mod = nullptr;
+    if (Status s = loadModule(e.code, &mod))
+      return s.prefix(
+          format("loading code object '%s' on %s: ", e.name.c_str(), kind()));
+    auto owned = std::make_unique<LoadedModule>();
+    owned->code = e.code;
+    owned->module = mod;
+    lm = owned.get();
+    modules_[h].push_back(std::move(owned));
+  }
+  for (auto &f : lm->functions)
+    if (f.first == e.kernel) {
+      *fn = f.second;
+      return Status::ok();
+    }
+  void *f = nullptr;
+  if (Status s = moduleFunction(lm->module, e.kernel, &f))
+    return s.prefix(format("code object '%s': ", e.name.c_str()));
+  lm->functions.emplace_back(e.kernel, f);
+  *fn = f;
+  return Status::ok();
+}
+
+size_t Device::loadedModuleCount() {
+  std::lock_guard<std::mutex> lock(mu_);
+  size_t n = 0;
+  for (auto &kv : modules_)
+    n += kv.second.size();
+  return n;
+}
+
+std::string runtimeLibraryDir() {
+  Dl_info info;
+  if (dladdr(reinterpret_cast<void *>(&runtimeLibraryDir), &info) &&
+      info.dli_fname) {
+    std::string p = info.dli_fname;
+    size_t slash = p.rfind('/');
+    if (slash != std::string::npos)
+      return p.substr(0, slash);
+  }
+  return ".";
+}
+
+namespace {
+std::mutex registryMutex;
+std::map<std::pair<std::string, int>, std::unique_ptr<Device>> &registry() {
+  // Intentionally leaked: devices outlive every context, including ones
+  // destroyed from static destructors.
+  static auto *r =
+      new std::map<std::pair<std::string, int>, std::unique_ptr<Device>>();
+  return *r;
+}
+
+Status create(const std::string &kind, int ordinal, const Config &cfg,
+              std::unique_ptr<Device> &out) {
+  if (kind == "cuda")
+    return createCudaDevice(ordinal, out);
+  if (kind == "hip")
+    return createHipDevice(ordinal, out);
+  if (kind == "emu" || kind == "emu:gfx942")
+    return createEmuDevice("gfx942", cfg, out);
+  if (kind == "emu:gfx950")
+    return createEmuDevice("gfx950", cfg, out);
+  return Status::error(TESSEL_ERROR_INVALID_ARGUMENT,
+                       format("unknown device '%s' (expected emu, emu:gfx942, "
+                              "emu:gfx950, cuda, hip or auto)",
+                              kind.c_str()));
+}
+} // namespace
+
+Status acquireDevice(const std::string &kindIn, int ordinal, const Config &cfg,
+                     Device **out) {
+  if (ordinal < 0)
+    return Status::error(TESSEL_ERROR_INVALID_ARGUMENT,
+                         format("device ordinal %d is negative", ordinal));
+  std::lock_guard<std::mutex> lock(registryMutex);
+  auto get = [&](const std::string &kind) -> Status {
+    // The emulator is one device; its ordinal is ignored.
+    int ord = kind.compare(0, 3, "emu") == 0 ? 0 : ordinal;
+    std::string key = kind == "emu" ? "emu:gfx942" : kind;
+    auto it = registry().find({key, ord});
+    if (it != registry().end()) {
+      *out = it->second.get();
+      return Status::ok();
+    }
+    std::unique_ptr<Device> d;
+    if (Status s = create(kind, ord, cfg, d))
+      return s;
+    *out = d.get();
+    registry()[{key, ord}] = std::move(d);
+    return Status::ok();
+  };
+  if (kindIn != "auto")
+    return get(kindIn);
+  Status cuda = get("cuda");
+  if (cuda.isOk())
+    return cuda;
+  Status hip = get("hip");
+  if (hip.isOk())
+    return hip;
+  Status emu = get("emu");
+  if (emu.isOk())
+    return emu;
+  return Status::error(TESSEL_ERROR_NO_DEVICE,
+                       "no device available: cuda: " + cuda.message() +
+                           "; hip: " + hip.message() +
+                           "; emu: " + emu.message());
+}
+
+} // namespace tessel

@@ -1,0 +1,186 @@
+//===- DeviceEmu.cpp - The emu device: SIMT IR on the CPU emulator --------===//
+//
+// The emulator (libtessel_emu.so, runtime/include/tessel/emu_plugin.h) links
+// MLIR, so it is dlopen()ed only when the emu device is used. Its "device
+// memory" is host memory and every launch runs synchronously.
+//
+//===----------------------------------------------------------------------===//
+
+#include "Device.h"
+#include "tessel/emu_plugin.h"
+
+#include <cstdlib>
+#include <cstring>
+#include <dlfcn.h>
+
+namespace tessel {
+
+namespace {
+
+struct EmuApi {
+  void *lib = nullptr;
+  std::string path;
+  int (*abiVersion)(void) = nullptr;
+  int (*moduleLoad)(const char *, size_t, tessel_emu_module **, char *,
+                    size_t) = nullptr;
+  void (*moduleUnload)(tessel_emu_module *) = nullptr;
+  int (*launch)(tessel_emu_module *, const char *, const uint32_t *,
+                const uint32_t *, void **, size_t, char *, size_t) = nullptr;
+};
+
+std::mutex emuApiMutex;
+EmuApi *emuApi = nullptr; // loaded once per process, never unloaded
+
+Status tryLoad(const std::string &path, EmuApi &api, std::string &why) {
+  void *lib = dlopen(path.c_str(), RTLD_NOW | RTLD_LOCAL);
+  if (!lib) {
+    const char *e = dlerror();
+    why = e ? e : "dlopen failed";
+    return Status::error(TESSEL_ERROR_NO_DEVICE, why);
+  }
+  api.lib = lib;
+  api.path = path;
+  api.abiVersion =
+      reinterpret_cast<int (*)(void)>(dlsym(lib, "tessel_emu_abi_version"));
+  api.moduleLoad = reinterpret_cast<decltype(api.moduleLoad)>(
+      dlsym(lib, "tessel_emu_module_load"));
+  api.moduleUnload = reinterpret_cast<decltype(api.moduleUnload)>(
+      dlsym(lib, "tessel_emu_module_unload"));
+  api.launch =
+      reinterpret_cast<decltype(api.launch)>(dlsym(lib, "tessel_emu_launch"));
+  if (!api.abiVersion || !api.moduleLoad || !api.moduleUnload || !api.launch)
+    return Status::error(
+        TESSEL_ERROR_NO_DEVICE,
+        format("'%s' lacks the tessel_emu_* entry points", path.c_str()));
+  int v = api.abiVersion();
+  if (v != TESSEL_EMU_PLUGIN_ABI_VERSION)
+    return Status::error(TESSEL_ERROR_NO_DEVICE,
+                         format("'%s' has emulator ABI version %d, the runtime "
+                                "needs %d",
+                                path.c_str(), v,
+                                TESSEL_EMU_PLUGIN_ABI_VERSION));
+  return Status::ok();
+}
+
+Status loadEmuApi(const Config &cfg, EmuApi **out) {
+  std::lock_guard<std::mutex> lock(emuApiMutex);
+  if (emuApi) {
+    *out = emuApi;
+    return Status::ok();
+  }
+  // An explicit TESSEL_EMU_LIBRARY wins; then the copy installed next to the
+  // runtime library; then the loader's search path.
+  std::vector<std::string> candidates;
+  if (!cfg.emuLibrary.empty())
+    candidates.push_back(cfg.emuLibrary);
+  else {
+    candidates.push_back(runtimeLibraryDir() + "/libtessel_emu.so");
+    candidates.push_back("libtessel_emu.so");
+  }
+  std::string tried;
+  for (const auto &c : candidates) {
+    auto api = std::make_unique<EmuApi>();
+    std::string why;
+    Status s = tryLoad(c, *api, why);
+    if (s.isOk()) {
+      emuApi = api.release();
+      *out = emuApi;
+      return Status::ok();
+    }
+    if (api->lib) // found but unusable: report that, do not keep searching
+      return s;
+    tried += "\n  " + c + ": " + why;
+  }
+  return Status::error(TESSEL_ERROR_NO_DEVICE,
+                       "the emu device needs the SIMT emulator library "
+                       "libtessel_emu.so (set TESSEL_EMU_LIBRARY); tried:" +
+                           tried);
+}
+
+struct EmuFunction {
+  tessel_emu_module *module;
+  std::string kernel;
+};
+
+class EmuDevice final : public Device {
+public:
+  EmuDevice(const std::string &arch, EmuApi *api) : api_(api) {
+    arch_ = arch;
+    // The CU counts of the parts the targets stand for (MI300X, MI355X);
+    // they key the tuned tables.
+    cuCount_ = arch == "gfx950" ? 256 : 304;
+  }
+  const char *kind() const override { return "emu"; }
+  CodeFormat codeFormat() const override { return CodeFormat::Simt; }
+  bool hostMemory() const override { return true; }
+
+  Status launch(void *fn, const uint32_t grid[3], const uint32_t block[3],
+                void **params, size_t numParams, void *) override {
+    auto *f = static_cast<EmuFunction *>(fn);
+    char err[1024];
+    err[0] = '\0';
+    if (api_->launch(f->module, f->kernel.c_str(), grid, block, params,
+                     numParams, err, sizeof(err)) != 0)
+      return Status::error(TESSEL_ERROR_LAUNCH,
+                           format("emulator: %s: %s", f->kernel.c_str(), err));
+    return Status::ok();
+  }
+  Status streamCreate(void **s) override {
+    *s = nullptr;
+    return Status::ok();
+  }
+  Status streamDestroy(void *) override { return Status::ok(); }
+  Status streamSynchronize(void *) override { return Status::ok(); }
+  Status memAlloc(size_t bytes, void **p) override {
+    *p = aligned_alloc(256, (bytes + 255) / 256 * 256 + 256);
+    if (!*p)
+      return Status::error(TESSEL_ERROR_DEVICE, "out of host memory");
+    return Status::ok();
+  }
+  Status memFree(void *p) override {
+    free(p);
+    return Status::ok();
+  }
+  Status memcpy(void *dst, const void *src, size_t bytes, int) override {
+    std::memmove(dst, src, bytes);
+    return Status::ok();
+  }
+
+protected:
+  Status loadModule(const std::string &code, void **module) override {
+    char err[2048];
+    err[0] = '\0';
+    tessel_emu_module *m = nullptr;
+    if (api_->moduleLoad(code.data(), code.size(), &m, err, sizeof(err)) != 0)
+      return Status::error(TESSEL_ERROR_BUNDLE,
+                           format("emulator rejected the SIMT IR: %s", err));
+    *module = m;
+    return Status::ok();
+  }
+  Status moduleFunction(void *module, const std::string &kernel,
+                        void **fn) override {
+    // The emulator resolves the kernel at launch (and reports a missing one
+    // then); keep the pair.
+    functions_.push_back(std::make_unique<EmuFunction>(
+        EmuFunction{static_cast<tessel_emu_module *>(module), kernel}));
+    *fn = functions_.back().get();
+    return Status::ok();
+  }
+
+private:
+  EmuApi *api_;
+  std::vector<std::unique_ptr<EmuFunction>> functions_; // under the cache lock
+};
+
+} // namespace
+
+Status createEmuDevice(const std::string &arch, const Config &cfg,
+                       std::unique_ptr<Device> &out) {
+  EmuApi *api = nullptr;
+  if (Status s = loadEmuApi(cfg, &api))
+    return s;
+  out = std::make_unique<EmuDevice>(arch, api);
+  return Status::ok();
+}
+
+} // namespace tessel

@@ -1,0 +1,219 @@
+//===- TunedTable.cpp - Tuned dispatch tables (CSV) -----------------------===//
+
+#include "TunedTable.h"
+
+#include <cerrno>
+#include <cmath>
+#include <cstdlib>
+#include <sys/stat.h>
+
+namespace tessel {
+
+const TableSchema &indexerKCacheWriteSchema() {
+  static const TableSchema s = {
+      "indexer_k_cache_write",
+      {{"arch", ColumnType::String, true, 0},
+       {"cu_num", ColumnType::Int, true, 1},
+       {"head_dim", ColumnType::Int, true, 1},
+       {"kv_block_size", ColumnType::Int, true, 1},
+       {"k_dtype", ColumnType::String, true, 0},
+       {"preshuffle", ColumnType::Int, true, 0},
+       {"tokens", ColumnType::Int, true, 1},
+       {"kernel", ColumnType::String, false, 0},
+       {"tokens_per_program", ColumnType::Int, false, 1},
+       {"num_waves", ColumnType::Int, false, 1},
+       {"waves_per_eu", ColumnType::Int, false, 0},
+       {"us", ColumnType::Real, false, 0},
+       {"tbps", ColumnType::Real, false, 0}}};
+  return s;
+}
+
+const TableSchema &pagedMqaLogitsSchema() {
+  static const TableSchema s = {"paged_mqa_logits",
+                                {{"arch", ColumnType::String, true, 0},
+                                 {"cu_num", ColumnType::Int, true, 1},
+                                 {"heads", ColumnType::Int, true, 1},
+                                 {"head_dim", ColumnType::Int, true, 1},
+                                 {"kv_block_size", ColumnType::Int, true, 1},
+                                 {"preshuffle", ColumnType::Int, true, 0},
+                                 {"batch", ColumnType::Int, true, 1},
+                                 {"next_n", ColumnType::Int, true, 1},
+                                 {"context", ColumnType::Int, true, 1},
+                                 {"kernel", ColumnType::String, false, 0},
+                                 {"chunk_k", ColumnType::Int, false, 1},
+                                 {"waves_per_eu", ColumnType::Int, false, 0},
+                                 {"split_kv", ColumnType::Int, false, 1},
+                                 {"us", ColumnType::Real, false, 0},
+                                 {"tbps", ColumnType::Real, false, 0}}};
+  return s;
+}
+
+int64_t roundUpPow2(int64_t v) {
+  int64_t p = 1;
+  while (p < v && p < (int64_t(1) << 62))
+    p <<= 1;
+  return p;
+}
+
+namespace {
+
+struct Field {
+  std::string text;
+  size_t col; // 1-based column of the first character
+};
+
+void splitLine(const std::string &line, std::vector<Field> &out) {
+  out.clear();
+  size_t start = 0;
+  while (true) {
+    size_t end = line.find(',', start);
+    size_t stop = end == std::string::npos ? line.size() : end;
+    size_t a = start, b = stop;
+    while (a < b && (line[a] == ' ' || line[a] == '\t'))
+      ++a;
+    while (b > a && (line[b - 1] == ' ' || line[b - 1] == '\t'))
+      --b;
+    out.push_back({line.substr(a, b - a), a + 1});
+    if (end == std::string::npos)
+      break;
+    start = end + 1;
+  }
+}
+
+bool isIdent(const std::string &s) {
+  if (s.empty())
+    return false;
+  for (char c : s)
+    if (!((c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') ||
+          (c >= '0' && c <= '9') || c == '_' || c == '.' || c == '-'))
+      return false;
+  return true;
+}
+
+} // namespace
+
+Status parseTunedTable(const std::string &text, const std::string &name,
+                       const TableSchema &schema, TunedTable &out) {
+  out.file = name;
+  out.rows.clear();
+  auto err = [&](int line, size_t col, const std::string &msg) {
+    return Status::error(
+        TESSEL_ERROR_TABLE,
+        format("%s:%d:%zu: %s", name.c_str(), line, col, msg.c_str()));
+  };
+  std::vector<int> order; // header position -> schema column
+  std::vector<Field> fields;
+  size_t pos = 0;
+  int lineNo = 0;
+  while (pos < text.size()) {
+    size_t nl = text.find('\n', pos);
+    std::string line =
+        text.substr(pos, (nl == std::string::npos ? text.size() : nl) - pos);
+    pos = nl == std::string::npos ? text.size() : nl + 1;
+    ++lineNo;
+    if (!line.empty() && line.back() == '\r')
+      line.pop_back();
+    for (size_t i = 0; i < line.size(); ++i) {
+      unsigned char c = static_cast<unsigned char>(line[i]);
+      if (c < 0x20 && c != '\t')
+        return err(lineNo, i + 1, "control character");
+    }
+    size_t first = line.find_first_not_of(" \t");
+    if (first == std::string::npos || line[first] == '#')
+      continue;
+    splitLine(line, fields);
+    if (order.empty()) {
+      std::vector<bool> seen(schema.columns.size(), false);
+      for (const auto &f : fields) {
+        int idx = -1;
+        for (size_t c = 0; c < schema.columns.size(); ++c)
+          if (f.text == schema.columns[c].name)
+            idx = static_cast<int>(c);
+        if (idx < 0)
+          return err(lineNo, f.col,
+                     format("unknown column '%s' for table %s", f.text.c_str(),
+                            schema.op));
+        if (seen[idx])
+          return err(lineNo, f.col,
+                     format("duplicate column '%s'", f.text.c_str()));
+        seen[idx] = true;
+        order.push_back(idx);
+      }
+      for (size_t c = 0; c < seen.size(); ++c)
+        if (!seen[c])
+          return err(
+              lineNo, 1,
+              format("header lacks column '%s'", schema.columns[c].name));
+      continue;
+    }
+    if (fields.size() != order.size())
+      return err(lineNo,
+                 fields.size() > order.size() ? fields[order.size()].col
+                                              : line.size() + 1,
+                 format("expected %zu fields, found %zu", order.size(),
+                        fields.size()));
+    TableRow row;
+    row.line = lineNo;
+    row.cells.resize(schema.columns.size());
+    for (size_t i = 0; i < fields.size(); ++i) {
+      const ColumnSpec &spec = schema.columns[order[i]];
+      TableCell &cell = row.cells[order[i]];
+      const Field &f = fields[i];
+      switch (spec.type) {
+      case ColumnType::Int:
+        if (!parseInt64(f.text, cell.i))
+          return err(lineNo, f.col,
+                     format("column '%s': expected an integer, found '%s'",
+                            spec.name, f.text.c_str()));
+        if (cell.i < spec.minValue)
+          return err(lineNo, f.col,
+                     format("column '%s': %lld is below the minimum %lld",
+                            spec.name, (long long)cell.i,
+                            (long long)spec.minValue));
+        break;
+      case ColumnType::Real: {
+        char *end = nullptr;
+        errno = 0;
+        cell.d = f.text.empty() ? 0 : strtod(f.text.c_str(), &end);
+        if (f.text.empty() || *end != '\0' || errno != 0 ||
+            !std::isfinite(cell.d) || cell.d < 0)
+          return err(lineNo, f.col,
+                     format("column '%s': expected a non-negative number, "
+                            "found '%s'",
+                            spec.name, f.text.c_str()));
+        break;
+      }
+      case ColumnType::String:
+        if (!isIdent(f.text))
+          return err(lineNo, f.col,
+                     format("column '%s': expected a name, found '%s'",
+                            spec.name, f.text.c_str()));
+        cell.s = f.text;
+        break;
+      }
+    }
+    out.rows.push_back(std::move(row));
+  }
+  if (order.empty())
+    return err(lineNo ? lineNo : 1, 1, "table has no header line");
+  return Status::ok();
+}
+
+Status loadTunedTable(const std::string &tunedDir, const TableSchema &schema,
+                      TunedTable &out) {
+  if (!tunedDir.empty()) {
+    std::string path = tunedDir + "/" + schema.op + ".csv";
+    struct stat st;
+    if (stat(path.c_str(), &st) == 0) {
+      std::string text;
+      if (Status s = readFile(path, text))
+        return s;
+      return parseTunedTable(text, path, schema, out);
+    }
+  }
+  return parseTunedTable(builtinTunedTable(schema.op),
+                         std::string("<built-in>/") + schema.op + ".csv",
+                         schema, out);
+}
+
+} // namespace tessel

@@ -1,0 +1,115 @@
+//===- tessel-bundle.cpp - Pack and list Tessel bundles -------------------===//
+//
+//   tessel-bundle -o OUT.tbundle DESCRIPTION.json
+//       Packs the code objects a description names into one bundle. The
+//       description is a bundle manifest (see tessel/bundle.h) whose entries
+//       carry "file": "<path>" (relative to the description's folder)
+//       instead of "blob".
+//   tessel-bundle --list FILE
+//       Verifies a bundle and prints its manifest, one code object per line.
+//   tessel-bundle --json FILE
+//       Verifies a bundle and prints its manifest JSON.
+//
+//===----------------------------------------------------------------------===//
+
+#include "tessel/bundle.h"
+
+#include <cstdio>
+#include <cstring>
+#include <fstream>
+#include <sstream>
+#include <string>
+
+namespace {
+
+int usage() {
+  fprintf(stderr, "usage: tessel-bundle -o OUT DESCRIPTION.json\n"
+                  "       tessel-bundle --list FILE\n"
+                  "       tessel-bundle --json FILE\n");
+  return 2;
+}
+
+bool slurp(const std::string &path, std::string &out) {
+  std::ifstream in(path, std::ios::binary);
+  if (!in)
+    return false;
+  std::ostringstream ss;
+  ss << in.rdbuf();
+  out = ss.str();
+  return true;
+}
+
+int list(const std::string &path, bool json) {
+  tessel::Bundle b;
+  std::string err;
+  if (!tessel::readBundleFile(path, b, err)) {
+    fprintf(stderr, "tessel-bundle: error: %s\n", err.c_str());
+    return 1;
+  }
+  if (json) {
+    printf("%s\n", tessel::bundleManifestJson(b).c_str());
+    return 0;
+  }
+  printf("bundle %s: version %u, compiler '%s', %zu code objects\n",
+         path.c_str(), tessel::kBundleVersion, b.compilerVersion.c_str(),
+         b.entries.size());
+  for (const auto &e : b.entries) {
+    printf("%s: kernel=%s target=%s format=%s bytes=%zu block=%ux%ux%u",
+           e.name.c_str(), e.kernel.c_str(), e.target.c_str(),
+           tessel::codeFormatName(e.format), e.code.size(), e.block[0],
+           e.block[1], e.block[2]);
+    printf(" knobs={");
+    for (size_t i = 0; i < e.knobs.size(); ++i)
+      printf("%s%s=%lld", i ? "," : "", e.knobs[i].first.c_str(),
+             (long long)e.knobs[i].second);
+    printf("} args=%zu(", e.args.size());
+    for (size_t i = 0; i < e.args.size(); ++i)
+      printf("%s%s:%s", i ? "," : "", e.args[i].name.c_str(),
+             tessel::argKindName(e.args[i].kind));
+    printf(") source_hash=%s resources=%s\n", e.sourceHash.c_str(),
+           e.resources.c_str());
+  }
+  return 0;
+}
+
+int pack(const std::string &out, const std::string &desc) {
+  std::string text;
+  if (!slurp(desc, text)) {
+    fprintf(stderr, "tessel-bundle: error: cannot read '%s'\n", desc.c_str());
+    return 1;
+  }
+  size_t slash = desc.rfind('/');
+  std::string base = slash == std::string::npos ? "." : desc.substr(0, slash);
+  tessel::Bundle b;
+  std::string err, bytes;
+  if (!tessel::bundleFromDescription(text, base, b, err) ||
+      !tessel::serializeBundle(b, bytes, err)) {
+    fprintf(stderr, "tessel-bundle: error: %s: %s\n", desc.c_str(),
+            err.c_str());
+    return 1;
+  }
+  std::string tmp = out + ".tmp";
+  {
+    std::ofstream o(tmp, std::ios::binary | std::ios::trunc);
+    o.write(bytes.data(), static_cast<std::streamsize>(bytes.size()));
+    if (!o) {
+      fprintf(stderr, "tessel-bundle: error: cannot write '%s'\n", tmp.c_str());
+      return 1;
+    }
+  }
+  if (std::rename(tmp.c_str(), out.c_str()) != 0) {
+    fprintf(stderr, "tessel-bundle: error: cannot write '%s'\n", out.c_str());
+    return 1;
+  }
+  return 0;
+}
+
+} // namespace
+
+int main(int argc, char **argv) {
+  if (argc == 3 && (!strcmp(argv[1], "--list") || !strcmp(argv[1], "--json")))
+    return list(argv[2], !strcmp(argv[1], "--json"));
+  if (argc == 4 && !strcmp(argv[1], "-o"))
+    return pack(argv[2], argv[3]);
+  return usage();
+}

@@ -1,0 +1,225 @@
+//===- MathLibrary.cpp - Built-in definitions of vendor math calls --------===//
+//
+// convert-gpu-to-rocdl and convert-gpu-to-nvvm lower several math ops to calls
+// into ROCm's ocml or CUDA's libdevice. Tessel links neither, so it defines
+// those functions here with intrinsics each target selects natively. The
+// LLVM optimizer inlines them. Transcendentals are provided for f32 only;
+// anything else is reported instead of reaching code generation, where an
+// unselectable call would abort.
+//
+//===----------------------------------------------------------------------===//
+
+#include "BackendInternal.h"
+
+#include "llvm/ADT/SmallVector.h"
+#include "llvm/ADT/StringExtras.h"
+#include "llvm/IR/IRBuilder.h"
+#include "llvm/IR/Intrinsics.h"
+#include "llvm/IR/IntrinsicsNVPTX.h"
+#include "llvm/IR/Module.h"
+
+#include <cmath>
+
+using namespace llvm;
+
+namespace tessel::backend {
+namespace {
+
+enum class Elem { F32, F64, I32, I64, Unknown };
+
+/// A vendor math function, normalized: `__ocml_exp_f32` and `__nv_expf` are
+/// both {"exp", F32}.
+struct MathFn {
+  StringRef op;
+  Elem elem = Elem::Unknown;
+};
+
+MathFn classify(StringRef name, Vendor vendor) {
+  MathFn fn;
+  if (vendor == Vendor::AMD) {
+    if (!name.consume_front("__ocml_"))
+      return fn;
+    if (name.consume_back("_f32"))
+      fn.elem = Elem::F32;
+    else if (name.consume_back("_f64"))
+      fn.elem = Elem::F64;
+    fn.op = name;
+    return fn;
+  }
+  if (!name.consume_front("__nv_"))
+    return fn;
+  if (name == "abs")
+    return {"iabs", Elem::I32};
+  if (name == "llabs")
+    return {"iabs", Elem::I64};
+  static const char *const known[] = {"exp",  "exp2",  "log",      "log2",
+                                      "sqrt", "rsqrt", "fabs",     "fma",
+                                      "tanh", "ceil",  "copysign", "floor"};
+  for (const char *k : known) {
+    if (name == k)
+      return {k, Elem::F64};
+    if (name.size() == strlen(k) + 1 && name.starts_with(k) &&
+        name.back() == 'f')
+      return {k, Elem::F32};
+  }
+  return fn;
+}
+
+Type *elemType(LLVMContext &ctx, Elem elem) {
+  switch (elem) {
+  case Elem::F32:
+    return Type::getFloatTy(ctx);
+  case Elem::F64:
+    return Type::getDoubleTy(ctx);
+  case Elem::I32:
+    return Type::getInt32Ty(ctx);
+  case Elem::I64:
+    return Type::getInt64Ty(ctx);
+  case Elem::Unknown:
+    break;
+  }
+  return nullptr;
+}
+
+class BodyBuilder {
+public:
+  BodyBuilder(IRBuilder<> &b, Vendor vendor) : b(b), vendor(vendor) {}
+
+  Value *exp2(Value *x) { return b.CreateUnaryIntrinsic(Intrinsic::exp2, x); }
+  Value *exp(Value *x) {
+    if (vendor == Vendor::AMD)
+      return b.CreateUnaryIntrinsic(Intrinsic::exp, x);
+    return exp2(b.CreateFMul(x, ConstantFP::get(x->getType(), M_LOG2E)));
+  }
+  Value *log2(Value *x) {
+    if (vendor == Vendor::AMD)
+      return b.CreateUnaryIntrinsic(Intrinsic::log2, x);
+    return b.CreateIntrinsic(Intrinsic::nvvm_lg2_approx_f, {}, {x});
+  }
+  Value *log(Value *x) {
+    if (vendor == Vendor::AMD)
+      return b.CreateUnaryIntrinsic(Intrinsic::log, x);
+    return b.CreateFMul(log2(x), ConstantFP::get(x->getType(), M_LN2));
+  }
+  Value *sqrt(Value *x) { return b.CreateUnaryIntrinsic(Intrinsic::sqrt, x); }
+  /// tanh(x) = sign(x) * (1 - t) / (1 + t) with t = exp(-2|x|); below
+  /// |x| < 1/16 a short odd series avoids the cancellation in 1 - t.
+  Value *tanh(Value *x) {
+    Type *ty = x->getType();
+    Value *ax = b.CreateUnaryIntrinsic(Intrinsic::fabs, x);
+    Value *t = exp(b.CreateFMul(ax, ConstantFP::get(ty, -2.0)));
+    Value *one = ConstantFP::get(ty, 1.0);
+    Value *big = b.CreateFDiv(b.CreateFSub(one, t), b.CreateFAdd(one, t));
+    Value *x2 = b.CreateFMul(x, x);
+    // x * (1 - x^2/3 + 2x^4/15 - 17x^6/315)
+    Value *p = ConstantFP::get(ty, -17.0 / 315.0);
+    p = b.CreateIntrinsic(Intrinsic::fma, {ty},
+                          {p, x2, ConstantFP::get(ty, 2.0 / 15.0)});
+    p = b.CreateIntrinsic(Intrinsic::fma, {ty},
+                          {p, x2, ConstantFP::get(ty, -1.0 / 3.0)});
+    p = b.CreateIntrinsic(Intrinsic::fma, {ty}, {p, x2, one});
+    Value *small = b.CreateFMul(x, p);
+    Value *signedBig = b.CreateBinaryIntrinsic(Intrinsic::copysign, big, x);
+    Value *isSmall = b.CreateFCmpOLT(ax, ConstantFP::get(ty, 0.0625));
+    return b.CreateSelect(isSmall, small, signedBig);
+  }
+
+  /// Returns the body's result, or null if `fn` is not provided.
+  Value *build(const MathFn &fn, ArrayRef<Value *> args) {
+    bool f32 = fn.elem == Elem::F32;
+    bool fp = f32 || fn.elem == Elem::F64;
+    auto unary = [&](Intrinsic::ID id) -> Value * {
+      return args.size() == 1 ? b.CreateUnaryIntrinsic(id, args[0]) : nullptr;
+    };
+    if (fn.op == "iabs" && args.size() == 1 && !fp)
+      return b.CreateBinaryIntrinsic(Intrinsic::abs, args[0], b.getFalse());
+    if (!fp)
+      return nullptr;
+    if (fn.op == "fabs")
+      return unary(Intrinsic::fabs);
+    if (fn.op == "ceil")
+      return unary(Intrinsic::ceil);
+    if (fn.op == "floor")
+      return unary(Intrinsic::floor);
+    if (fn.op == "sqrt" && args.size() == 1)
+      return sqrt(args[0]);
+    if (fn.op == "rsqrt" && args.size() == 1)
+      return b.CreateFDiv(ConstantFP::get(args[0]->getType(), 1.0),
+                          sqrt(args[0]));
+    if (fn.op == "copysign" && args.size() == 2)
+      return b.CreateBinaryIntrinsic(Intrinsic::copysign, args[0], args[1]);
+    if (fn.op == "fma" && args.size() == 3)
+      return b.CreateIntrinsic(Intrinsic::fma, {args[0]->getType()},
+                               {args[0], args[1], args[2]});
+    // Transcendentals: f32 only (f64 has no native instruction on either
+    // target).
+    if (!f32 || args.size() != 1)
+      return nullptr;
+    if (fn.op == "exp")
+      return exp(args[0]);
+    if (fn.op == "exp2")
+      return exp2(args[0]);
+    if (fn.op == "log")
+      return log(args[0]);
+    if (fn.op == "log2")
+      return log2(args[0]);
+    if (fn.op == "tanh")
+      return tanh(args[0]);
+    return nullptr;
+  }
+
+private:
+  IRBuilder<> &b;
+  Vendor vendor;
+};
+
+/// Gives `f` a body if it is a vendor math function Tessel provides.
+bool define(Function &f, Vendor vendor) {
+  MathFn fn = classify(f.getName(), vendor);
+  if (fn.op.empty() || fn.elem == Elem::Unknown)
+    return false;
+  Type *ty = elemType(f.getContext(), fn.elem);
+  FunctionType *fty = f.getFunctionType();
+  if (fty->getReturnType() != ty || fty->isVarArg())
+    return false;
+  for (Type *param : fty->params())
+    if (param != ty)
+      return false;
+
+  BasicBlock *entry = BasicBlock::Create(f.getContext(), "entry", &f);
+  IRBuilder<> b(entry);
+  SmallVector<Value *> args;
+  for (Argument &arg : f.args())
+    args.push_back(&arg);
+  BodyBuilder body(b, vendor);
+  Value *result = body.build(fn, args);
+  if (!result) {
+    entry->eraseFromParent();
+    return false;
+  }
+  b.CreateRet(result);
+  f.setLinkage(GlobalValue::InternalLinkage);
+  f.addFnAttr(Attribute::AlwaysInline);
+  f.removeFnAttr(Attribute::NoInline);
+  return true;
+}
+
+} // namespace
+
+Error provideMathLibrary(Module &module, Vendor vendor) {
+  SmallVector<std::string> missing;
+  for (Function &f : module) {
+    if (!f.isDeclaration() || f.isIntrinsic() || f.use_empty())
+      continue;
+    if (!define(f, vendor))
+      missing.push_back(f.getName().str());
+  }
+  if (missing.empty())
+    return Error::success();
+  return createStringError(
+      "the kernel calls external function(s) " + join(missing, ", ") +
+      " that Tessel does not provide (no device library is linked); "
+      "transcendental math is supported for f32 only");
+}
+
+} // namespace tessel::backend

@@ -1,0 +1,386 @@
+//===- TargetBackend.cpp - SIMT IR to LLVM IR, assembly and code objects --===//
+
+#include "tessel/Lowering/TargetBackend.h"
+#include "BackendInternal.h"
+#include "tessel/Lowering/TargetInfo.h"
+
+#include "mlir/Conversion/Passes.h"
+#include "mlir/Dialect/AMDGPU/IR/AMDGPUDialect.h"
+#include "mlir/Dialect/Arith/IR/Arith.h"
+#include "mlir/Dialect/ControlFlow/IR/ControlFlow.h"
+#include "mlir/Dialect/Func/IR/FuncOps.h"
+#include "mlir/Dialect/GPU/IR/GPUDialect.h"
+#include "mlir/Dialect/GPU/Transforms/Passes.h"
+#include "mlir/Dialect/LLVMIR/LLVMDialect.h"
+#include "mlir/Dialect/LLVMIR/NVVMDialect.h"
+#include "mlir/Dialect/LLVMIR/ROCDLDialect.h"
+#include "mlir/Dialect/Math/IR/Math.h"
+#include "mlir/Dialect/MemRef/IR/MemRef.h"
+#include "mlir/Dialect/SCF/IR/SCF.h"
+#include "mlir/Dialect/Vector/IR/VectorOps.h"
+#include "mlir/InitAllExtensions.h"
+#include "mlir/Pass/PassManager.h"
+#include "mlir/Target/LLVM/NVVM/Target.h"
+#include "mlir/Target/LLVM/ROCDL/Target.h"
+#include "mlir/Target/LLVMIR/Dialect/Builtin/BuiltinToLLVMIRTranslation.h"
+#include "mlir/Target/LLVMIR/Dialect/GPU/GPUToLLVMIRTranslation.h"
+#include "mlir/Target/LLVMIR/Dialect/LLVMIR/LLVMToLLVMIRTranslation.h"
+#include "mlir/Target/LLVMIR/Dialect/NVVM/NVVMToLLVMIRTranslation.h"
+#include "mlir/Target/LLVMIR/Dialect/ROCDL/ROCDLToLLVMIRTranslation.h"
+#include "mlir/Target/LLVMIR/Export.h"
+
+#include "lld/Common/Driver.h"
+#include "llvm/IR/DiagnosticInfo.h"
+#include "llvm/IR/DiagnosticPrinter.h"
+#include "llvm/IR/LLVMContext.h"
+#include "llvm/IR/LegacyPassManager.h"
+#include "llvm/IR/Module.h"
+#include "llvm/IR/Verifier.h"
+#include "llvm/Linker/Linker.h"
+#include "llvm/MC/TargetRegistry.h"
+#include "llvm/Passes/PassBuilder.h"
+#include "llvm/Support/FileSystem.h"
+#include "llvm/Support/FileUtilities.h"
+#include "llvm/Support/MemoryBuffer.h"
+#include "llvm/Support/raw_ostream.h"
+#include "llvm/Target/TargetMachine.h"
+#include "llvm/Target/TargetOptions.h"
+#include "llvm/Transforms/Utils/Cloning.h"
+
+#include <mutex>
+
+LLD_HAS_DRIVER(elf)
+
+extern "C" {
+void LLVMInitializeAMDGPUTargetInfo();
+void LLVMInitializeAMDGPUTarget();
+void LLVMInitializeAMDGPUTargetMC();
+void LLVMInitializeAMDGPUAsmPrinter();
+void LLVMInitializeAMDGPUAsmParser();
+void LLVMInitializeNVPTXTargetInfo();
+void LLVMInitializeNVPTXTarget();
+void LLVMInitializeNVPTXTargetMC();
+void LLVMInitializeNVPTXAsmPrinter();
+}
+
+using namespace mlir;
+
+namespace tessel {
+
+void registerBackendDialects(DialectRegistry &registry) {
+  registry.insert<amdgpu::AMDGPUDialect, arith::ArithDialect,
+                  cf::ControlFlowDialect, func::FuncDialect, gpu::GPUDialect,
+                  LLVM::LLVMDialect, math::MathDialect, memref::MemRefDialect,
+                  NVVM::NVVMDialect, ROCDL::ROCDLDialect, scf::SCFDialect,
+                  vector::VectorDialect>();
+  // The upstream GPU conversions collect their patterns through the
+  // ConvertToLLVM interfaces registered here.
+  registerAllExtensions(registry);
+  ROCDL::registerROCDLTargetInterfaceExternalModels(registry);
+  NVVM::registerNVVMTargetInterfaceExternalModels(registry);
+  registerBuiltinDialectTranslation(registry);
+  registerLLVMDialectTranslation(registry);
+  registerGPUDialectTranslation(registry);
+  registerROCDLDialectTranslation(registry);
+  registerNVVMDialectTranslation(registry);
+}
+
+void initializeBackendTargets() {
+  static std::once_flag once;
+  std::call_once(once, [] {
+    LLVMInitializeAMDGPUTargetInfo();
+    LLVMInitializeAMDGPUTarget();
+    LLVMInitializeAMDGPUTargetMC();
+    LLVMInitializeAMDGPUAsmPrinter();
+    LLVMInitializeAMDGPUAsmParser();
+    LLVMInitializeNVPTXTargetInfo();
+    LLVMInitializeNVPTXTarget();
+    LLVMInitializeNVPTXTargetMC();
+    LLVMInitializeNVPTXAsmPrinter();
+  });
+}
+
+/// Checks the kernels against the target and turns Tessel's kernel
+/// attributes into the ROCDL/NVVM ones the conversions understand.
+static LogicalResult prepareKernels(ModuleOp module, const TargetInfo &target) {
+  bool sawGpuModule = false;
+  for (auto gpuModule : module.getOps<gpu::GPUModuleOp>()) {
+    (void)gpuModule;
+    sawGpuModule = true;
+  }
+  if (!sawGpuModule)
+    return emitError(module.getLoc())
+           << "expected SIMT IR: the module holds no gpu.module";
+
+  WalkResult result = module.walk([&](gpu::GPUFuncOp func) -> WalkResult {
+    if (!func.isKernel())
+      return WalkResult::advance();
+    if (auto built = func->getAttrOfType<StringAttr>("tessel.target")) {
+      if (built.getValue() != target.name())
+        return func.emitError()
+               << "kernel was distributed for target '" << built.getValue()
+               << "' but is being compiled for '" << target.name() << "'";
+    }
+    if (DenseI32ArrayAttr known = func.getKnownBlockSizeAttr()) {
+      int64_t threads = 1;
+      for (int32_t d : known.asArrayRef()) {
+        if (d <= 0)
+          return func.emitError() << "known_block_size must be positive";
+        threads *= d;
+      }
+      if (threads > static_cast<int64_t>(target.maxWorkgroupSize()))
+        return func.emitError()
+               << "known_block_size has " << threads << " threads; target '"
+               << target.name() << "' allows at most "
+               << target.maxWorkgroupSize();
+    }
+    if (Attribute raw = func->getAttr("tessel.waves_per_eu")) {
+      auto waves = dyn_cast<IntegerAttr>(raw);
+      if (!waves || waves.getInt() < 0)
+        return func.emitError()
+               << "tessel.waves_per_eu must be a non-negative integer";
+      if (target.vendor() == Vendor::AMD && waves.getInt() > 0) {
+        Builder b(func.getContext());
+        func->setAttr("rocdl.waves_per_eu",
+                      b.getI32IntegerAttr(waves.getInt()));
+      }
+    }
+    return WalkResult::advance();
+  });
+  return failure(result.wasInterrupted());
+}
+
+LogicalResult lowerSimtToLLVMDialect(ModuleOp module, const TargetInfo &target,
+                                     const BackendOptions &opts) {
+  if (failed(prepareKernels(module, target)))
+    return failure();
+  if (target.vendor() == Vendor::NVIDIA &&
+      failed(backend::lowerFp8TruncfToNVVM(module)))
+    return failure();
+
+  PassManager pm(module.getContext());
+  std::string chip = target.chip().str();
+  if (target.vendor() == Vendor::AMD) {
+    GpuROCDLAttachTargetOptions attach;
+    attach.chip = chip;
+    attach.triple = target.triple().str();
+    attach.features = target.features().str();
+    attach.optLevel = opts.optLevel;
+    attach.abiVersion = std::to_string(opts.amdCodeObjectVersion);
+    attach.wave64Flag = target.waveSize() == 64;
+    pm.addPass(createGpuROCDLAttachTarget(attach));
+    OpPassManager &gpm = pm.nest<gpu::GPUModuleOp>();
+    ArithToAMDGPUConversionPassOptions arithOpts;
+    arithOpts.chipset = chip;
+    arithOpts.saturateFP8Truncf = true;
+    gpm.addPass(createArithToAMDGPUConversionPass(arithOpts));
+    gpm.addPass(createSCFToControlFlowPass());
+    ConvertGpuOpsToROCDLOpsOptions rocdlOpts;
+    rocdlOpts.chipset = chip;
+    gpm.addPass(createConvertGpuOpsToROCDLOps(rocdlOpts));
+  } else {
+    GpuNVVMAttachTargetOptions attach;
+    attach.chip = chip;
+    attach.triple = target.triple().str();
+    attach.features = target.features().str();
+    attach.optLevel = opts.optLevel;
+    pm.addPass(createGpuNVVMAttachTarget(attach));
+    OpPassManager &gpm = pm.nest<gpu::GPUModuleOp>();
+    gpm.addPass(createSCFToControlFlowPass());
+    gpm.addPass(createConvertGpuOpsToNVVMOps());
+  }
+  pm.addPass(createReconcileUnrealizedCastsPass());
+  return pm.run(module);
+}
+
+namespace {
+/// Collects LLVM diagnostics (linker, verifier) into a string.
+struct LLVMDiagnosticCollector {
+  std::string text;
+  static void handle(const llvm::DiagnosticInfo *info, void *self) {
+    auto *collector = static_cast<LLVMDiagnosticCollector *>(self);
+    llvm::raw_string_ostream os(collector->text);
+    llvm::DiagnosticPrinterRawOStream printer(os);
+    info->print(printer);
+    os << "\n";
+  }
+};
+} // namespace
+
+static FailureOr<std::string> runCodegen(llvm::TargetMachine &tm,
+                                         const llvm::Module &module,
+                                         llvm::CodeGenFileType kind,
+                                         Location loc) {
+  std::unique_ptr<llvm::Module> clone = llvm::CloneModule(module);
+  llvm::SmallString<0> buffer;
+  llvm::raw_svector_ostream os(buffer);
+  llvm::legacy::PassManager pm;
+  if (tm.addPassesToEmitFile(pm, os, nullptr, kind))
+    return emitError(loc) << "the LLVM target cannot emit this file type";
+  pm.run(*clone);
+  return std::string(buffer.str());
+}
+
+/// Links a relocatable AMDGPU object into an hsaco (a shared ELF) with LLD's
+/// library. LLD keeps global state, so links are serialized.
+static FailureOr<std::string> linkHsaco(llvm::StringRef object, Location loc) {
+  static std::mutex lldMutex;
+  std::lock_guard<std::mutex> lock(lldMutex);
+
+  llvm::SmallString<128> inPath, outPath;
+  int inFd;
+  if (std::error_code ec =
+          llvm::sys::fs::createTemporaryFile("tessel", "o", inFd, inPath))
+    return emitError(loc) << "cannot create a temporary file: " << ec.message();
+  llvm::FileRemover inRemover(inPath);
+  {
+    llvm::raw_fd_ostream os(inFd, /*shouldClose=*/true);
+    os << object;
+    if (os.has_error())
+      return emitError(loc) << "cannot write " << inPath;
+  }
+  if (std::error_code ec =
+          llvm::sys::fs::createTemporaryFile("tessel", "hsaco", outPath))
+    return emitError(loc) << "cannot create a temporary file: " << ec.message();
+  llvm::FileRemover outRemover(outPath);
+
+  const char *args[] = {"ld.lld", "-shared",       inPath.c_str(),
+                        "-o",     outPath.c_str(), "--no-undefined"};
+  std::string messages;
+  llvm::raw_string_ostream errs(messages);
+  lld::Result result =
+      lld::lldMain(args, llvm::nulls(), errs, {{lld::Gnu, &lld::elf::link}});
+  if (result.retCode != 0)
+    return emitError(loc) << "linking the hsaco with LLD failed: " << messages;
+
+  llvm::ErrorOr<std::unique_ptr<llvm::MemoryBuffer>> buffer =
+      llvm::MemoryBuffer::getFile(outPath, /*IsText=*/false,
+                                  /*RequiresNullTerminator=*/false);
+  if (!buffer)
+    return emitError(loc) << "cannot read the linked hsaco: "
+                          << buffer.getError().message();
+  return (*buffer)->getBuffer().str();
+}
+
+FailureOr<BackendArtifacts> compileSimtModule(ModuleOp module,
+                                              const TargetInfo &target,
+                                              const BackendOptions &opts,
+                                              const BackendRequest &request) {
+  initializeBackendTargets();
+  Location loc = module.getLoc();
+  if (opts.optLevel > 3)
+    return emitError(loc) << "optimization level must be 0-3";
+  if (failed(lowerSimtToLLVMDialect(module, target, opts)))
+    return failure();
+
+  // One LLVM module holding every gpu.module's kernels.
+  llvm::LLVMContext llvmContext;
+  LLVMDiagnosticCollector diagnostics;
+  llvmContext.setDiagnosticHandlerCallBack(LLVMDiagnosticCollector::handle,
+                                           &diagnostics);
+  std::unique_ptr<llvm::Module> linked;
+  for (auto gpuModule : module.getOps<gpu::GPUModuleOp>()) {
+    std::unique_ptr<llvm::Module> part =
+        translateModuleToLLVMIR(gpuModule, llvmContext, gpuModule.getName());
+    if (!part)
+      return gpuModule.emitError() << "translation to LLVM IR failed";
+    if (!linked) {
+      linked = std::move(part);
+      continue;
+    }
+    if (llvm::Linker::linkModules(*linked, std::move(part)))
+      return gpuModule.emitError()
+             << "cannot link gpu.module '" << gpuModule.getName()
+             << "' with the others: " << diagnostics.text;
+  }
+
+  std::string error;
+  llvm::Triple triple(target.triple());
+  const llvm::Target *llvmTarget =
+      llvm::TargetRegistry::lookupTarget(triple, error);
+  if (!llvmTarget)
+    return emitError(loc) << "LLVM target '" << target.triple()
+                          << "' is not available: " << error;
+  llvm::TargetOptions targetOptions;
+  llvm::CodeGenOptLevel cgLevel =
+      llvm::CodeGenOpt::getLevel(static_cast<int>(opts.optLevel))
+          .value_or(llvm::CodeGenOptLevel::Aggressive);
+  std::unique_ptr<llvm::TargetMachine> tm(llvmTarget->createTargetMachine(
+      triple, target.chip(), target.features(), targetOptions,
+      llvm::Reloc::PIC_, std::nullopt, cgLevel));
+  if (!tm)
+    return emitError(loc) << "cannot create an LLVM target machine for '"
+                          << target.chip() << "'";
+
+  linked->setTargetTriple(triple);
+  linked->setDataLayout(tm->createDataLayout());
+  if (target.vendor() == Vendor::AMD)
+    linked->addModuleFlag(llvm::Module::Error, "amdhsa_code_object_version",
+                          opts.amdCodeObjectVersion);
+
+  if (llvm::Error err = backend::provideMathLibrary(*linked, target.vendor()))
+    return emitError(loc) << llvm::toString(std::move(err));
+
+  {
+    llvm::LoopAnalysisManager lam;
+    llvm::FunctionAnalysisManager fam;
+    llvm::CGSCCAnalysisManager cgam;
+    llvm::ModuleAnalysisManager mam;
+    llvm::PassBuilder pb(tm.get());
+    pb.registerModuleAnalyses(mam);
+    pb.registerCGSCCAnalyses(cgam);
+    pb.registerFunctionAnalyses(fam);
+    pb.registerLoopAnalyses(lam);
+    pb.crossRegisterProxies(lam, fam, cgam, mam);
+    llvm::OptimizationLevel level =
+        opts.optLevel == 0   ? llvm::OptimizationLevel::O0
+        : opts.optLevel == 1 ? llvm::OptimizationLevel::O1
+        : opts.optLevel == 2 ? llvm::OptimizationLevel::O2
+                             : llvm::OptimizationLevel::O3;
+    llvm::ModulePassManager mpm = opts.optLevel == 0
+                                      ? pb.buildO0DefaultPipeline(level)
+                                      : pb.buildPerModuleDefaultPipeline(level);
+    mpm.run(*linked, mam);
+  }
+  // Optimization may not introduce calls LLVM cannot select; check again so
+  // that code generation never aborts.
+  if (llvm::Error err = backend::provideMathLibrary(*linked, target.vendor()))
+    return emitError(loc) << llvm::toString(std::move(err));
+  {
+    std::string verifierText;
+    llvm::raw_string_ostream os(verifierText);
+    if (llvm::verifyModule(*linked, &os))
+      return emitError(loc)
+             << "invalid LLVM IR after lowering: " << verifierText;
+  }
+
+  BackendArtifacts artifacts;
+  {
+    llvm::raw_string_ostream os(artifacts.llvmIR);
+    linked->print(os, nullptr);
+  }
+  bool isAMD = target.vendor() == Vendor::AMD;
+  if (request.assembly || (request.binary && !isAMD)) {
+    FailureOr<std::string> text =
+        runCodegen(*tm, *linked, llvm::CodeGenFileType::AssemblyFile, loc);
+    if (failed(text))
+      return failure();
+    if (request.assembly)
+      artifacts.assembly = *text;
+    if (request.binary && !isAMD)
+      artifacts.binary = std::move(*text);
+  }
+  if (request.binary && isAMD) {
+    FailureOr<std::string> object =
+        runCodegen(*tm, *linked, llvm::CodeGenFileType::ObjectFile, loc);
+    if (failed(object))
+      return failure();
+    FailureOr<std::string> hsaco = linkHsaco(*object, loc);
+    if (failed(hsaco))
+      return failure();
+    artifacts.binary = std::move(*hsaco);
+  }
+  return artifacts;
+}
+
+} // namespace tessel

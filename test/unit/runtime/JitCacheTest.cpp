@@ -1,0 +1,161 @@
+//===- JitCacheTest.cpp - JIT-on-miss cache with a fake compiler plugin ---===//
+
+#include "JitCache.h"
+#include "TestUtil.h"
+
+#include <gtest/gtest.h>
+
+#include <dirent.h>
+#include <sys/stat.h>
+#include <sys/wait.h>
+
+using namespace tessel;
+using namespace tessel_test;
+
+namespace {
+
+class JitCacheTest : public ::testing::Test {
+protected:
+  void SetUp() override {
+    dir = tempPath("tessel-jit");
+    unlink(dir.c_str());
+    cacheDir = dir + "/cache/nested";
+    ASSERT_EQ(0, mkdir(dir.c_str(), 0755));
+    source = dir + "/kernel.mlir";
+    ASSERT_TRUE(writeBytes(source, "tile.func @k() {}\n"));
+    counter = dir + "/count";
+    setenv("FAKE_JIT_COUNTER", counter.c_str(), 1);
+  }
+  void TearDown() override {
+    std::string cmd = "rm -rf '" + dir + "'";
+    ASSERT_EQ(0, system(cmd.c_str()));
+    unsetenv("FAKE_JIT_COUNTER");
+  }
+  int compiles() {
+    struct stat st;
+    return stat(counter.c_str(), &st) == 0 ? static_cast<int>(st.st_size) : 0;
+  }
+  std::vector<std::string> cacheFiles() {
+    std::vector<std::string> out;
+    if (DIR *d = opendir(cacheDir.c_str())) {
+      while (dirent *e = readdir(d))
+        if (e->d_name[0] != '.')
+          out.push_back(e->d_name);
+      closedir(d);
+    }
+    return out;
+  }
+  std::string dir, cacheDir, source, counter;
+};
+
+} // namespace
+
+TEST_F(JitCacheTest, KeyDependsOnEveryInputButNotKnobOrder) {
+  KnobList a = {{"x", 1}, {"y", 2}}, b = {{"y", 2}, {"x", 1}};
+  std::string k = JitCache::key("v1", "src", "gfx942", a);
+  EXPECT_EQ(k.size(), 32u);
+  EXPECT_EQ(k, JitCache::key("v1", "src", "gfx942", b));
+  EXPECT_NE(k, JitCache::key("v2", "src", "gfx942", a));
+  EXPECT_NE(k, JitCache::key("v1", "src2", "gfx942", a));
+  EXPECT_NE(k, JitCache::key("v1", "src", "gfx950", a));
+  EXPECT_NE(k, JitCache::key("v1", "src", "gfx942", {{"x", 1}, {"y", 3}}));
+  // Field boundaries matter ("ab"+"c" vs "a"+"bc").
+  EXPECT_NE(JitCache::key("ab", "c", "t", {}),
+            JitCache::key("a", "bc", "t", {}));
+}
+
+TEST_F(JitCacheTest, MissCompilesHitReadsAndCorruptionRecompiles) {
+  JitCache cache(cacheDir, FAKE_JIT_PATH);
+  KnobList knobs = {{"k_bf16", 1}};
+  BundleEntry e;
+  bool hit = true;
+  Status s = cache.getOrCompile(source, "emu-gfx950", knobs, e, &hit);
+  ASSERT_TRUE(s.isOk()) << s.message();
+  EXPECT_FALSE(hit);
+  EXPECT_EQ(compiles(), 1);
+  EXPECT_EQ(e.target, "gfx950");
+  EXPECT_EQ(e.format, CodeFormat::Simt);
+  EXPECT_NE(e.code.find("fp8=e4m3fn "), std::string::npos);
+  ASSERT_EQ(cacheFiles().size(), 1u);
+
+  // A second cache object (another process, say) hits the disk entry.
+  JitCache again(cacheDir, FAKE_JIT_PATH);
+  BundleEntry e2;
+  ASSERT_TRUE(again.getOrCompile(source, "emu-gfx950", knobs, e2, &hit).isOk());
+  EXPECT_TRUE(hit);
+  EXPECT_EQ(compiles(), 1);
+  EXPECT_EQ(e2.code, e.code);
+
+  // Other knobs or an edited source miss.
+  ASSERT_TRUE(
+      again.getOrCompile(source, "emu-gfx950", {{"k_bf16", 0}}, e2, &hit)
+          .isOk());
+  EXPECT_FALSE(hit);
+  ASSERT_TRUE(writeBytes(source, "tile.func @k() { edited }\n"));
+  ASSERT_TRUE(again.getOrCompile(source, "emu-gfx950", knobs, e2, &hit).isOk());
+  EXPECT_FALSE(hit);
+  EXPECT_EQ(compiles(), 3);
+
+  // Corrupt every entry: the next lookup recompiles and replaces it.
+  for (const auto &f : cacheFiles())
+    ASSERT_TRUE(writeBytes(cacheDir + "/" + f, "garbage"));
+  ASSERT_TRUE(again.getOrCompile(source, "emu-gfx950", knobs, e2, &hit).isOk());
+  EXPECT_FALSE(hit);
+  EXPECT_EQ(compiles(), 4);
+  ASSERT_TRUE(again.getOrCompile(source, "emu-gfx950", knobs, e2, &hit).isOk());
+  EXPECT_TRUE(hit);
+  for (const auto &f : cacheFiles())
+    EXPECT_EQ(f.find(".tmp"), std::string::npos) << f;
+}
+
+TEST_F(JitCacheTest, ErrorsAreClear) {
+  JitCache noPlugin(cacheDir, dir + "/libtessel_jit.so");
+  BundleEntry e;
+  Status s = noPlugin.getOrCompile(source, "emu-gfx950", {}, e, nullptr);
+  EXPECT_EQ(s.code(), TESSEL_ERROR_NO_KERNEL);
+  EXPECT_NE(s.message().find("needs the compiler plugin libtessel_jit.so"),
+            std::string::npos)
+      << s.message();
+  JitCache cache(cacheDir, FAKE_JIT_PATH);
+  s = cache.getOrCompile(source, "sm_90", {}, e, nullptr);
+  EXPECT_NE(s.message().find("fake JIT compiles only emu targets"),
+            std::string::npos)
+      << s.message();
+  s = cache.getOrCompile(dir + "/missing.mlir", "emu-gfx950", {}, e, nullptr);
+  EXPECT_EQ(s.code(), TESSEL_ERROR_IO);
+}
+
+TEST_F(JitCacheTest, ConcurrentProcessesShareOneValidEntry) {
+  const int kProcs = 6;
+  std::vector<pid_t> pids;
+  for (int i = 0; i < kProcs; ++i) {
+    pid_t pid = fork();
+    ASSERT_GE(pid, 0);
+    if (pid == 0) {
+      JitCache cache(cacheDir, FAKE_JIT_PATH);
+      BundleEntry e;
+      Status s =
+          cache.getOrCompile(source, "emu-gfx942", {{"k_bf16", 1}}, e, nullptr);
+      _exit(s.isOk() && e.code.find("e4m3fnuz") != std::string::npos ? 0 : 1);
+    }
+    pids.push_back(pid);
+  }
+  for (pid_t pid : pids) {
+    int status = 0;
+    ASSERT_EQ(waitpid(pid, &status, 0), pid);
+    EXPECT_TRUE(WIFEXITED(status) && WEXITSTATUS(status) == 0);
+  }
+  // Exactly one entry, complete and valid, and no temp files left behind.
+  std::vector<std::string> files = cacheFiles();
+  ASSERT_EQ(files.size(), 1u);
+  Bundle b;
+  std::string err;
+  EXPECT_TRUE(readBundleFile(cacheDir + "/" + files[0], b, err)) << err;
+  EXPECT_GE(compiles(), 1);
+  JitCache cache(cacheDir, FAKE_JIT_PATH);
+  BundleEntry e;
+  bool hit = false;
+  ASSERT_TRUE(cache.getOrCompile(source, "emu-gfx942", {{"k_bf16", 1}}, e, &hit)
+                  .isOk());
+  EXPECT_TRUE(hit);
+}

@@ -1,0 +1,264 @@
+//===- TunedTableTest.cpp - CSV parsing and the dispatcher's lookup -------===//
+
+#include "TunedTable.h"
+#include "Context.h"
+#include "TestUtil.h"
+
+#include <gtest/gtest.h>
+
+using namespace tessel;
+using namespace tessel_test;
+
+namespace {
+
+const char *kHeader = "arch,cu_num,head_dim,kv_block_size,k_dtype,preshuffle,"
+                      "tokens,kernel,tokens_per_program,num_waves,"
+                      "waves_per_eu,us,tbps\n";
+
+Status parse(const std::string &body, TunedTable &t) {
+  return parseTunedTable(std::string(kHeader) + body, "t.csv",
+                         indexerKCacheWriteSchema(), t);
+}
+
+std::string parseError(const std::string &text) {
+  TunedTable t;
+  Status s = parseTunedTable(text, "bad.csv", indexerKCacheWriteSchema(), t);
+  EXPECT_FALSE(s.isOk()) << text;
+  EXPECT_EQ(s.code(), TESSEL_ERROR_TABLE);
+  return s.message();
+}
+
+// Variants the tests dispatch to (no device: fn stays null).
+struct Fixture {
+  std::vector<BundleEntry> entries;
+  std::vector<std::unique_ptr<Variant>> variants;
+  std::vector<const Variant *> ptrs;
+  void add(int bf16, int tpp, int waves = 1) {
+    entries.push_back(fakeIndexerEntry("gfx942", bf16, tpp, waves));
+  }
+  void finish() {
+    for (auto &e : entries) {
+      variants.push_back(std::make_unique<Variant>());
+      variants.back()->entry = &e;
+      ptrs.push_back(variants.back().get());
+    }
+  }
+};
+
+IndexerKey key(int64_t tokens, int64_t cu = 304, int bf16 = 1,
+               int64_t bs = 64) {
+  IndexerKey k;
+  k.cuNum = cu;
+  k.blockSize = bs;
+  k.kBf16 = bf16;
+  k.tokens = tokens;
+  return k;
+}
+
+} // namespace
+
+TEST(TunedTable, ParsesCommentsBlanksSpacesAndColumnOrder) {
+  TunedTable t;
+  std::string text = "# comment\n\n"
+                     "tokens, arch ,cu_num,head_dim,kv_block_size,k_dtype,"
+                     "preshuffle,kernel,tokens_per_program,num_waves,"
+                     "waves_per_eu,us,tbps\r\n"
+                     "  # indented comment\n"
+                     "64, gfx942 ,304,128,64,bf16,0,kern,4,2,1,3.5,1.25\r\n";
+  Status s = parseTunedTable(text, "x.csv", indexerKCacheWriteSchema(), t);
+  ASSERT_TRUE(s.isOk()) << s.message();
+  ASSERT_EQ(t.rows.size(), 1u);
+  const auto &c = t.rows[0].cells; // schema order
+  EXPECT_EQ(c[0].s, "gfx942");
+  EXPECT_EQ(c[1].i, 304);
+  EXPECT_EQ(c[6].i, 64);
+  EXPECT_EQ(c[7].s, "kern");
+  EXPECT_EQ(c[8].i, 4);
+  EXPECT_DOUBLE_EQ(c[11].d, 3.5);
+  EXPECT_DOUBLE_EQ(c[12].d, 1.25);
+  EXPECT_EQ(t.rows[0].line, 5);
+}
+
+TEST(TunedTable, MalformedFilesNameFileLineAndColumn) {
+  std::string h = kHeader;
+  // A non-integer in column 2 of line 2 (field starts at character 8).
+  EXPECT_NE(parseError(h + "gfx942,30x,128,64,bf16,0,1,k,1,1,0,0,0\n")
+                .find("bad.csv:2:8: column 'cu_num': expected an integer, "
+                      "found '30x'"),
+            std::string::npos);
+  // Too few fields.
+  EXPECT_NE(parseError(h + "gfx942,304\n")
+                .find("bad.csv:2:11: expected 13 "
+                      "fields, found 2"),
+            std::string::npos);
+  // Too many fields: the column of the first extra one.
+  EXPECT_NE(parseError(h + "gfx942,304,128,64,bf16,0,1,k,1,1,0,0,0,9\n")
+                .find("bad.csv:2:40: expected 13 fields, found 14"),
+            std::string::npos);
+  // Unknown and missing header columns.
+  EXPECT_NE(parseError("arch,cu_num,bogus\n")
+                .find("bad.csv:1:13: unknown column 'bogus'"),
+            std::string::npos);
+  EXPECT_NE(parseError("arch,cu_num\n").find("header lacks column 'head_dim'"),
+            std::string::npos);
+  EXPECT_NE(parseError("arch,arch\n").find("bad.csv:1:6: duplicate column"),
+            std::string::npos);
+  // Negative and non-finite reals, values below the minimum, bad names.
+  EXPECT_NE(parseError(h + "\ngfx942,304,128,64,bf16,0,1,k,1,1,0,-1,0\n")
+                .find("bad.csv:3:36: column 'us'"),
+            std::string::npos);
+  EXPECT_NE(parseError(h + "gfx942,304,128,64,bf16,0,1,k,1,1,0,0,inf\n")
+                .find("column 'tbps'"),
+            std::string::npos);
+  EXPECT_NE(parseError(h + "gfx942,304,128,64,bf16,0,0,k,1,1,0,0,0\n")
+                .find("bad.csv:2:26: column 'tokens': 0 is below the "
+                      "minimum 1"),
+            std::string::npos);
+  EXPECT_NE(parseError(h + "gfx 942,304,128,64,bf16,0,1,k,1,1,0,0,0\n")
+                .find("bad.csv:2:1: column 'arch': expected a name"),
+            std::string::npos);
+  EXPECT_NE(parseError(h + "gfx942,99999999999999999999,128,64,bf16,0,1,k,"
+                           "1,1,0,0,0\n")
+                .find("bad.csv:2:8"),
+            std::string::npos);
+  EXPECT_NE(parseError("# only comments\n").find("no header line"),
+            std::string::npos);
+  EXPECT_NE(parseError(h + "gfx942,304\x01,128\n")
+                .find("bad.csv:2:11: "
+                      "control character"),
+            std::string::npos);
+}
+
+TEST(TunedTable, BuiltInTablesParse) {
+  TunedTable t;
+  Status s = loadTunedTable("", indexerKCacheWriteSchema(), t);
+  ASSERT_TRUE(s.isOk()) << s.message();
+  EXPECT_GT(t.rows.size(), 0u);
+  s = loadTunedTable("", pagedMqaLogitsSchema(), t);
+  EXPECT_TRUE(s.isOk()) << s.message();
+}
+
+TEST(TunedTable, TunedDirOverridesAndReportsErrors) {
+  std::string dir = tempPath("tessel-tuned");
+  unlink(dir.c_str());
+  ASSERT_EQ(0, mkdir(dir.c_str(), 0755));
+  std::string file = dir + "/indexer_k_cache_write.csv";
+  ASSERT_TRUE(writeBytes(file, std::string(kHeader) +
+                                   "gfx950,1,128,16,f32,0,8,k,2,1,0,0,0\n"));
+  TunedTable t;
+  Status s = loadTunedTable(dir, indexerKCacheWriteSchema(), t);
+  ASSERT_TRUE(s.isOk()) << s.message();
+  ASSERT_EQ(t.rows.size(), 1u);
+  EXPECT_EQ(t.rows[0].cells[3].i, 16);
+  ASSERT_TRUE(writeBytes(file, std::string(kHeader) + "gfx950,1\n"));
+  s = loadTunedTable(dir, indexerKCacheWriteSchema(), t);
+  EXPECT_EQ(s.code(), TESSEL_ERROR_TABLE);
+  EXPECT_NE(s.message().find(file + ":2:"), std::string::npos) << s.message();
+  unlink(file.c_str());
+  rmdir(dir.c_str());
+}
+
+TEST(TunedTable, RoundUpPow2) {
+  EXPECT_EQ(roundUpPow2(0), 1);
+  EXPECT_EQ(roundUpPow2(1), 1);
+  EXPECT_EQ(roundUpPow2(3), 4);
+  EXPECT_EQ(roundUpPow2(64), 64);
+  EXPECT_EQ(roundUpPow2(65), 128);
+}
+
+TEST(Dispatch, ExactThenNearestBucketThenHeuristic) {
+  Fixture f;
+  f.add(1, 1);
+  f.add(1, 4);
+  f.add(1, 8, 2);
+  f.add(0, 1);
+  f.finish();
+  TunedTable t;
+  Status s =
+      parse("gfx942,304,128,64,bf16,0,16,indexer_k_cache_write,1,1,0,0,0\n"
+            "gfx942,304,128,64,bf16,0,1024,indexer_k_cache_write,4,1,0,0,0\n"
+            "gfx942,304,128,64,bf16,0,8192,indexer_k_cache_write,8,2,0,0,0\n"
+            "gfx950,256,128,64,bf16,0,16,indexer_k_cache_write,4,1,0,0,0\n",
+            t);
+  ASSERT_TRUE(s.isOk()) << s.message();
+  IndexerDispatch d;
+  std::vector<std::string> warnings;
+  d.build(t, "gfx942", f.ptrs, warnings);
+  EXPECT_TRUE(warnings.empty());
+  ASSERT_EQ(d.rows().size(), 3u); // the gfx950 row is another arch
+
+  IndexerPick p = d.pick(key(1024));
+  EXPECT_EQ(p.rule, PickRule::Exact);
+  EXPECT_EQ(p.line, 3);
+  EXPECT_EQ(p.variant, f.ptrs[1]);
+
+  // 700 tokens -> bucket 1024 (power of two above).
+  p = d.pick(key(700));
+  EXPECT_EQ(p.rule, PickRule::Nearest);
+  EXPECT_EQ(p.line, 3);
+  // 3000 -> bucket 4096: absent; nearest in log2 are 1024 (2 away) and 8192
+  // (1 away) -> 8192.
+  p = d.pick(key(3000));
+  EXPECT_EQ(p.rule, PickRule::Nearest);
+  EXPECT_EQ(p.line, 4);
+  EXPECT_EQ(p.variant, f.ptrs[2]);
+  // 128 -> bucket 128: 16 is 3 away, 1024 is 3 away: the tie goes to the
+  // larger bucket.
+  p = d.pick(key(128));
+  EXPECT_EQ(p.line, 3);
+  // A different CU count uses the nearest CU count's rows.
+  p = d.pick(key(16, 80));
+  EXPECT_EQ(p.rule, PickRule::Nearest);
+  EXPECT_EQ(p.line, 2);
+
+  // No row for f32: the heuristic. T=10000, cu=304: cap = 10000/608 = 16 ->
+  // largest tokens_per_program <= 16 among f32 variants = 1.
+  p = d.pick(key(10000, 304, 0));
+  EXPECT_EQ(p.rule, PickRule::Heuristic);
+  EXPECT_EQ(p.variant, f.ptrs[3]);
+  // No row for block size 16: heuristic over bf16 variants.
+  // T=5000: cap = 5000/608 = 8 -> tpp 8.
+  p = d.pick(key(5000, 304, 1, 16));
+  EXPECT_EQ(p.rule, PickRule::Heuristic);
+  EXPECT_EQ(p.variant, f.ptrs[2]);
+  // T=2000: cap = 3 -> rounded down to 2 -> largest tpp <= 2 is 1.
+  p = d.pick(key(2000, 304, 1, 16));
+  EXPECT_EQ(p.variant, f.ptrs[0]);
+  // T=3000: cap = 4 -> tpp 4.
+  p = d.pick(key(3000, 304, 1, 16));
+  EXPECT_EQ(p.variant, f.ptrs[1]);
+}
+
+TEST(Dispatch, RowsWithoutAVariantAreSkippedWithAWarning) {
+  Fixture f;
+  f.add(1, 1);
+  f.finish();
+  TunedTable t;
+  ASSERT_TRUE(
+      parse("gfx942,304,128,64,bf16,0,16,indexer_k_cache_write,2,1,0,0,0\n"
+            "gfx942,304,128,64,bf16,0,32,other_kernel,1,1,0,0,0\n"
+            "gfx942,304,128,64,fp16,0,32,indexer_k_cache_write,1,1,0,0,0\n",
+            t)
+          .isOk());
+  IndexerDispatch d;
+  std::vector<std::string> warnings;
+  d.build(t, "gfx942", f.ptrs, warnings);
+  EXPECT_TRUE(d.rows().empty());
+  ASSERT_EQ(warnings.size(), 3u);
+  EXPECT_NE(warnings[0].find("t.csv:2:"), std::string::npos) << warnings[0];
+  EXPECT_NE(warnings[0].find("tokens_per_program=2"), std::string::npos);
+  EXPECT_NE(warnings[2].find("k_dtype 'fp16'"), std::string::npos);
+  IndexerPick p = d.pick(key(16));
+  EXPECT_EQ(p.rule, PickRule::Heuristic);
+  EXPECT_EQ(p.variant, f.ptrs[0]);
+}
+
+TEST(Dispatch, NoVariantsMeansNoPick) {
+  IndexerDispatch d;
+  TunedTable t;
+  std::vector<std::string> warnings;
+  d.build(t, "gfx942", {}, warnings);
+  IndexerPick p = d.pick(key(16));
+  EXPECT_EQ(p.rule, PickRule::None);
+  EXPECT_EQ(p.variant, nullptr);
+}

@@ -63,13 +63,13 @@ TEST(EmulatorMemory, UnknownOpRejectedAtLoad) {
 
 TEST(EmulatorMemory, UnsupportedFormRejectedAtLoad) {
   std::string body = R"(
-    %v = arith.constant dense<0.0> : vector<4xf32>
+    %v = arith.constant 1.0 : f32
     %m = arith.constant dense<0.0> : vector<16xf32>
-    %a = arith.constant dense<1.0> : vector<2xf32>
-    %r = amdgpu.mfma 32x32x2 %v * %v + %m blgp = none : vector<4xf32>, vector<4xf32>, vector<16xf32>
+    %r = amdgpu.mfma 32x32x2 %v * %v + %m blgp = none : f32, f32, vector<16xf32>
   )";
   std::string e = loadError(kernel("%A: " + kBuf, body));
-  EXPECT_NE(e.find("amdgpu.mfma"), std::string::npos) << e;
+  EXPECT_NE(e.find("'amdgpu.mfma'"), std::string::npos) << e;
+  EXPECT_NE(e.find("unsupported mfma"), std::string::npos) << e;
 }
 
 // Raw buffer ops: out-of-range lanes read 0 and their stores are dropped,

@@ -1,7 +1,9 @@
-# Installs the build tree into a temp prefix, then configures, builds and runs
+# Installs the runtime component of the build tree (what a GPU host needs)
+# into a temp prefix, then configures, builds and runs
 # test/install against it. Run with -DBUILD_DIR -DSOURCE -DWORK -DGENERATOR.
 file(REMOVE_RECURSE ${WORK})
 execute_process(COMMAND ${CMAKE_COMMAND} --install ${BUILD_DIR} --prefix ${WORK}/prefix
+                        --component runtime
                 RESULT_VARIABLE rc OUTPUT_QUIET)
 if(NOT rc EQUAL 0)
   message(FATAL_ERROR "cmake --install failed")

@@ -337,6 +337,25 @@ template <FK F> void fltFma(Wave &W, const Inst &I) {
     d[i] = encC<T>(std::fma(T::dec(a[i]), T::dec(b[i]), T::dec(c[i])));
 }
 
+// f32 fma on hosts with FMA instructions: same single rounding as fmaf, but
+// vectorizable.
+__attribute__((target("fma"))) void fltFmaF32Fast(Wave &W, const Inst &I) {
+  uint64_t *d = W.slot(I.d);
+  const uint64_t *a = W.slot(I.a), *b = W.slot(I.b), *c = W.slot(I.c);
+  const uint32_t N = I.n * kLanes;
+  for (uint32_t i = 0; i < N; ++i) {
+    uint32_t ua = (uint32_t)a[i], ub = (uint32_t)b[i], uc = (uint32_t)c[i];
+    float fa, fb, fc;
+    std::memcpy(&fa, &ua, 4);
+    std::memcpy(&fb, &ub, 4);
+    std::memcpy(&fc, &uc, 4);
+    float r = __builtin_fmaf(fa, fb, fc);
+    uint32_t ur;
+    std::memcpy(&ur, &r, 4);
+    d[i] = ur;
+  }
+}
+
 template <Op O> void intUn(Wave &W, const Inst &I) {
   uint64_t *d = W.slot(I.d);
   const uint64_t *a = W.slot(I.a);
@@ -777,9 +796,60 @@ inline bool checkMRef(Wave &W, const Inst &I, const MRef &M) {
   return true;
 }
 
+template <class T>
+inline bool load1D(Wave &W, const Inst &I, const MRef &M) {
+  const uint64_t *idx = W.slot((uint32_t)W.K->aux[I.x]);
+  const int64_t size = M.sizes[0], hi = size - (int64_t)I.n;
+  const T *base = (const T *)M.base;
+  for (uint64_t ex = W.exec; ex; ex &= ex - 1) {
+    unsigned l = firstLane(ex);
+    int64_t i = (int64_t)idx[l];
+    if (i < 0 || i > hi)
+      return false;
+    for (uint32_t e = 0; e < I.n; ++e) {
+      T v;
+      std::memcpy(&v, base + i + e, sizeof(T));
+      W.R[(size_t)(I.d + e) * kLanes + l] = v;
+    }
+  }
+  return true;
+}
+template <class T>
+inline bool store1D(Wave &W, const Inst &I, const MRef &M) {
+  const uint64_t *idx = W.slot((uint32_t)W.K->aux[I.x]);
+  const int64_t size = M.sizes[0], hi = size - (int64_t)I.n;
+  T *base = (T *)M.base;
+  for (uint64_t ex = W.exec; ex; ex &= ex - 1) {
+    unsigned l = firstLane(ex);
+    int64_t i = (int64_t)idx[l];
+    if (i < 0 || i > hi)
+      return false;
+    for (uint32_t e = 0; e < I.n; ++e) {
+      T v = (T)W.R[(size_t)(I.b + e) * kLanes + l];
+      std::memcpy(base + i + e, &v, sizeof(T));
+    }
+  }
+  return true;
+}
+// Rank-1, unit-stride, global: the common case. Returns false to fall back to
+// the general path (which also produces the error message).
+template <bool Store> inline bool fast1D(Wave &W, const Inst &I, const MRef &M) {
+  if (M.rank != 1 || M.strides[0] != 1 || M.init)
+    return false;
+  switch (M.elemBytes) {
+  case 1: return Store ? store1D<uint8_t>(W, I, M) : load1D<uint8_t>(W, I, M);
+  case 2: return Store ? store1D<uint16_t>(W, I, M) : load1D<uint16_t>(W, I, M);
+  case 4: return Store ? store1D<uint32_t>(W, I, M) : load1D<uint32_t>(W, I, M);
+  case 8: return Store ? store1D<uint64_t>(W, I, M) : load1D<uint64_t>(W, I, M);
+  }
+  return false;
+}
+
 void loadImpl(Wave &W, const Inst &I) {
   const MRef &M = W.M[I.a];
   if (!checkMRef(W, I, M))
+    return;
+  if (fast1D<false>(W, I, M))
     return;
   const uint32_t eb = M.elemBytes;
   const int64_t es = M.rank ? M.strides[M.rank - 1] : 1;
@@ -807,6 +877,8 @@ void loadImpl(Wave &W, const Inst &I) {
 void storeImpl(Wave &W, const Inst &I) {
   const MRef &M = W.M[I.a];
   if (!checkMRef(W, I, M))
+    return;
+  if (fast1D<true>(W, I, M))
     return;
   const uint32_t eb = M.elemBytes;
   const int64_t es = M.rank ? M.strides[M.rank - 1] : 1;
@@ -1403,6 +1475,8 @@ Handler intUnary(Op op) {
   }
 }
 Handler floatFma(FK f) {
+  if (f == FK::F32 && __builtin_cpu_supports("fma"))
+    return fltFmaF32Fast;
 #define T(F) fltFma<F>
   DISPATCH_FK(f, T)
 #undef T

@@ -799,17 +799,32 @@ inline bool checkMRef(Wave &W, const Inst &I, const MRef &M) {
 template <class T>
 inline bool load1D(Wave &W, const Inst &I, const MRef &M) {
   const uint64_t *idx = W.slot((uint32_t)W.K->aux[I.x]);
-  const int64_t size = M.sizes[0], hi = size - (int64_t)I.n;
+  const int64_t hi = M.sizes[0] - (int64_t)I.n;
   const T *base = (const T *)M.base;
-  for (uint64_t ex = W.exec; ex; ex &= ex - 1) {
-    unsigned l = firstLane(ex);
-    int64_t i = (int64_t)idx[l];
+  const uint64_t ex = W.exec;
+  for (uint64_t m = ex; m; m &= m - 1) {
+    int64_t i = (int64_t)idx[firstLane(m)];
     if (i < 0 || i > hi)
       return false;
+  }
+  if (ex == ~0ull) {
     for (uint32_t e = 0; e < I.n; ++e) {
+      uint64_t *d = W.slot(I.d + e);
+      for (unsigned l = 0; l < kLanes; ++l) {
+        T v;
+        std::memcpy(&v, base + idx[l] + e, sizeof(T));
+        d[l] = v;
+      }
+    }
+    return true;
+  }
+  for (uint32_t e = 0; e < I.n; ++e) {
+    uint64_t *d = W.slot(I.d + e);
+    for (uint64_t m = ex; m; m &= m - 1) {
+      unsigned l = firstLane(m);
       T v;
-      std::memcpy(&v, base + i + e, sizeof(T));
-      W.R[(size_t)(I.d + e) * kLanes + l] = v;
+      std::memcpy(&v, base + idx[l] + e, sizeof(T));
+      d[l] = v;
     }
   }
   return true;

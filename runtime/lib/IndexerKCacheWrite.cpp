@@ -14,6 +14,7 @@
 #include <cmath>
 #include <cstdio>
 #include <cstdlib>
+#include <cstring>
 
 namespace tessel {
 
@@ -197,7 +198,16 @@ IndexerPick IndexerDispatch::pick(const IndexerKey &key) const {
 
 namespace {
 
-const char *dtypeName(tessel_dtype t) {
+// Reads a tensor's dtype as a plain integer: callers may store any value in
+// the enum field, and loading an out-of-range enum is undefined in C++.
+int32_t rawDtype(const tessel_tensor *t) {
+  int32_t v;
+  static_assert(sizeof(t->dtype) == sizeof(v), "dtype is 32-bit");
+  memcpy(&v, &t->dtype, sizeof(v));
+  return v;
+}
+
+const char *dtypeName(int32_t t) {
   switch (t) {
   case TESSEL_DTYPE_F32:
     return "f32";
@@ -260,9 +270,10 @@ Status validateIndexerKCacheWrite(const tessel_tensor *k,
   // k [T, 128], bf16 or f32, unit inner stride.
   if (Status s = checkHeader("k", k, 2))
     return s;
-  if (k->dtype != TESSEL_DTYPE_BF16 && k->dtype != TESSEL_DTYPE_F32)
-    return bad("k: dtype must be bf16 or f32, got %s", dtypeName(k->dtype));
-  p.kBf16 = k->dtype == TESSEL_DTYPE_BF16;
+  int32_t kType = rawDtype(k);
+  if (kType != TESSEL_DTYPE_BF16 && kType != TESSEL_DTYPE_F32)
+    return bad("k: dtype must be bf16 or f32, got %s", dtypeName(rawDtype(k)));
+  p.kBf16 = kType == TESSEL_DTYPE_BF16;
   int64_t esize = p.kBf16 ? 2 : 4;
   if (k->shape[1] != kIndexerHeadDim)
     return bad("k: shape[1] (head_dim) must be %lld, got %" PRId64,
@@ -293,9 +304,9 @@ Status validateIndexerKCacheWrite(const tessel_tensor *k,
   // slot_mapping [T] int64.
   if (Status s = checkHeader("slot_mapping", slotMapping, 1))
     return s;
-  if (slotMapping->dtype != TESSEL_DTYPE_I64)
+  if (rawDtype(slotMapping) != TESSEL_DTYPE_I64)
     return bad("slot_mapping: dtype must be int64, got %s",
-               dtypeName(slotMapping->dtype));
+               dtypeName(rawDtype(slotMapping)));
   if (slotMapping->shape[0] != p.numTokens)
     return bad("slot_mapping: shape[0] = %" PRId64
                " does not match k's %" PRId64 " tokens",
@@ -313,9 +324,9 @@ Status validateIndexerKCacheWrite(const tessel_tensor *k,
   // kv_cache [num_blocks, block_size, 1, 132] uint8, contiguous.
   if (Status s = checkHeader("kv_cache", kvCache, 4))
     return s;
-  if (kvCache->dtype != TESSEL_DTYPE_U8)
+  if (rawDtype(kvCache) != TESSEL_DTYPE_U8)
     return bad("kv_cache: dtype must be uint8, got %s",
-               dtypeName(kvCache->dtype));
+               dtypeName(rawDtype(kvCache)));
   const int64_t *sh = kvCache->shape, *st = kvCache->strides;
   if (sh[0] < 1)
     return bad("kv_cache: shape[0] (num_blocks) must be >= 1, got %" PRId64,

@@ -176,6 +176,8 @@ int main(int argc, char **argv) {
   tessel::registerTesselDialects(registry);
   tessel::registerBackendDialects(registry);
   mlir::MLIRContext context(registry);
+  // A failing conversion would otherwise print whole gpu.modules.
+  context.printOpOnDiagnostic(false);
   context.loadAllAvailableDialects();
   auto sourceMgr = std::make_shared<SourceMgr>();
   sourceMgr->AddNewSourceBuffer(std::move(input), SMLoc());

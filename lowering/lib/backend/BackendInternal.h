@@ -14,11 +14,11 @@ class Module;
 
 namespace tessel::backend {
 
-/// Rewrites every arith.truncf to an fp8 type inside gpu.modules into NVVM
-/// `cvt.rn.satfinite` conversions (round to nearest even, saturate to the
-/// largest finite value, NaN stays NaN), since the LLVM NVPTX target has no
-/// fp8 types.
-mlir::LogicalResult lowerFp8TruncfToNVVM(mlir::ModuleOp module);
+/// Rewrites every arith.truncf to and arith.extf from an fp8 type inside
+/// gpu.modules into NVVM conversions, since the LLVM NVPTX target has no fp8
+/// types: truncf becomes `cvt.rn.satfinite` (round to nearest even, saturate
+/// to the largest finite value, NaN stays NaN), extf `cvt.rn.f16x2.e4m3x2`.
+mlir::LogicalResult lowerFp8ConversionsToNVVM(mlir::ModuleOp module);
 
 /// Gives a body to every declared vendor math function (__ocml_*, __nv_*) the
 /// upstream conversions call, written with intrinsics the target selects

@@ -3,9 +3,10 @@
 // convert-gpu-to-rocdl and convert-gpu-to-nvvm lower several math ops to calls
 // into ROCm's ocml or CUDA's libdevice. Tessel links neither, so it defines
 // those functions here with intrinsics each target selects natively. The
-// LLVM optimizer inlines them. Transcendentals are provided for f32 only;
-// anything else is reported instead of reaching code generation, where an
-// unselectable call would abort.
+// LLVM optimizer inlines them. Math intrinsics a target cannot select (tanh;
+// exp/log/log2 on NVPTX) are expanded the same way. Transcendentals are
+// provided for f32 only; anything else is reported instead of reaching code
+// generation, where an unselectable call would abort.
 //
 //===----------------------------------------------------------------------===//
 
@@ -198,6 +199,14 @@ bool define(Function &f, Vendor vendor) {
     return false;
   }
   b.CreateRet(result);
+  // A new name keeps LLVM's library-call simplification (which knows the
+  // vendor names) from turning the call back into an intrinsic that the
+  // target cannot select, e.g. llvm.tanh.
+  f.setName("__tessel_" + fn.op +
+            (fn.elem == Elem::F64   ? "_f64"
+             : fn.elem == Elem::F32 ? "_f32"
+             : fn.elem == Elem::I64 ? "_i64"
+                                    : "_i32"));
   f.setLinkage(GlobalValue::InternalLinkage);
   f.addFnAttr(Attribute::AlwaysInline);
   f.removeFnAttr(Attribute::NoInline);
@@ -206,10 +215,92 @@ bool define(Function &f, Vendor vendor) {
 
 } // namespace
 
+/// The op name of a math intrinsic that `vendor` cannot select for f32 but
+/// BodyBuilder can expand; empty otherwise.
+StringRef expandableIntrinsic(Intrinsic::ID id, Vendor vendor) {
+  switch (id) {
+  case Intrinsic::tanh:
+    return "tanh";
+  case Intrinsic::exp:
+    return vendor == Vendor::NVIDIA ? "exp" : "";
+  case Intrinsic::log:
+    return vendor == Vendor::NVIDIA ? "log" : "";
+  case Intrinsic::log2:
+    return vendor == Vendor::NVIDIA ? "log2" : "";
+  default:
+    return "";
+  }
+}
+
+/// Replaces calls to f32 (scalar or vector) math intrinsics the target cannot
+/// select with their expansion, element by element for vectors.
+void expandIntrinsicCalls(Function &intrinsic, Vendor vendor) {
+  StringRef op = expandableIntrinsic(intrinsic.getIntrinsicID(), vendor);
+  if (op.empty())
+    return;
+  SmallVector<CallInst *> calls;
+  for (User *user : intrinsic.users())
+    if (auto *call = dyn_cast<CallInst>(user);
+        call && call->getCalledFunction() == &intrinsic &&
+        call->arg_size() == 1 && call->getType()->getScalarType()->isFloatTy())
+      calls.push_back(call);
+  for (CallInst *call : calls) {
+    IRBuilder<> b(call);
+    BodyBuilder body(b, vendor);
+    MathFn fn{op, Elem::F32};
+    Value *arg = call->getArgOperand(0);
+    Value *result = nullptr;
+    if (auto *vt = dyn_cast<FixedVectorType>(arg->getType())) {
+      result = PoisonValue::get(vt);
+      for (unsigned i = 0; i < vt->getNumElements(); ++i) {
+        Value *elem = body.build(fn, {b.CreateExtractElement(arg, i)});
+        result = b.CreateInsertElement(result, elem, i);
+      }
+    } else {
+      result = body.build(fn, {arg});
+    }
+    call->replaceAllUsesWith(result);
+    call->eraseFromParent();
+  }
+}
+
+/// Math intrinsics the NVPTX back end cannot select; it aborts on them.
+bool unselectableOnNVPTX(Intrinsic::ID id) {
+  switch (id) {
+  case Intrinsic::exp:
+  case Intrinsic::exp10:
+  case Intrinsic::log:
+  case Intrinsic::log2:
+  case Intrinsic::log10:
+  case Intrinsic::pow:
+  case Intrinsic::powi:
+  case Intrinsic::sin:
+  case Intrinsic::cos:
+  case Intrinsic::tan:
+  case Intrinsic::tanh:
+  case Intrinsic::sinh:
+  case Intrinsic::cosh:
+  case Intrinsic::asin:
+  case Intrinsic::acos:
+  case Intrinsic::atan:
+  case Intrinsic::atan2:
+    return true;
+  default:
+    return false;
+  }
+}
+
 Error provideMathLibrary(Module &module, Vendor vendor) {
   SmallVector<std::string> missing;
   for (Function &f : module) {
-    if (!f.isDeclaration() || f.isIntrinsic() || f.use_empty())
+    if (f.isIntrinsic()) {
+      expandIntrinsicCalls(f, vendor);
+      if (vendor == Vendor::NVIDIA && !f.use_empty() &&
+          unselectableOnNVPTX(f.getIntrinsicID()))
+        missing.push_back(f.getName().str());
+      continue;
+    }
+    if (!f.isDeclaration() || f.use_empty())
       continue;
     if (!define(f, vendor))
       missing.push_back(f.getName().str());

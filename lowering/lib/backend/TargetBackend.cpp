@@ -18,6 +18,7 @@
 #include "mlir/Dialect/MemRef/IR/MemRef.h"
 #include "mlir/Dialect/SCF/IR/SCF.h"
 #include "mlir/Dialect/Vector/IR/VectorOps.h"
+#include "mlir/Dialect/Vector/Transforms/VectorRewritePatterns.h"
 #include "mlir/InitAllExtensions.h"
 #include "mlir/Pass/PassManager.h"
 #include "mlir/Target/LLVM/NVVM/Target.h"
@@ -28,6 +29,7 @@
 #include "mlir/Target/LLVMIR/Dialect/NVVM/NVVMToLLVMIRTranslation.h"
 #include "mlir/Target/LLVMIR/Dialect/ROCDL/ROCDLToLLVMIRTranslation.h"
 #include "mlir/Target/LLVMIR/Export.h"
+#include "mlir/Transforms/GreedyPatternRewriteDriver.h"
 
 #include "lld/Common/Driver.h"
 #include "llvm/IR/DiagnosticInfo.h"
@@ -100,6 +102,22 @@ void initializeBackendTargets() {
   });
 }
 
+namespace {
+/// Rewrites vector ops that the upstream *-to-LLVM conversions leave alone
+/// (strided slices, including those arith-to-amdgpu creates) into shuffles.
+struct PrepareVectorsPass
+    : PassWrapper<PrepareVectorsPass, OperationPass<gpu::GPUModuleOp>> {
+  MLIR_DEFINE_EXPLICIT_INTERNAL_INLINE_TYPE_ID(PrepareVectorsPass)
+  StringRef getArgument() const override { return "tessel-prepare-vectors"; }
+  void runOnOperation() override {
+    RewritePatternSet patterns(&getContext());
+    vector::populateVectorInsertExtractStridedSliceTransforms(patterns);
+    if (failed(applyPatternsGreedily(getOperation(), std::move(patterns))))
+      signalPassFailure();
+  }
+};
+} // namespace
+
 /// Checks the kernels against the target and turns Tessel's kernel
 /// attributes into the ROCDL/NVVM ones the conversions understand.
 static LogicalResult prepareKernels(ModuleOp module, const TargetInfo &target) {
@@ -155,7 +173,7 @@ LogicalResult lowerSimtToLLVMDialect(ModuleOp module, const TargetInfo &target,
   if (failed(prepareKernels(module, target)))
     return failure();
   if (target.vendor() == Vendor::NVIDIA &&
-      failed(backend::lowerFp8TruncfToNVVM(module)))
+      failed(backend::lowerFp8ConversionsToNVVM(module)))
     return failure();
 
   PassManager pm(module.getContext());
@@ -174,6 +192,7 @@ LogicalResult lowerSimtToLLVMDialect(ModuleOp module, const TargetInfo &target,
     arithOpts.chipset = chip;
     arithOpts.saturateFP8Truncf = true;
     gpm.addPass(createArithToAMDGPUConversionPass(arithOpts));
+    gpm.addPass(std::make_unique<PrepareVectorsPass>());
     gpm.addPass(createSCFToControlFlowPass());
     ConvertGpuOpsToROCDLOpsOptions rocdlOpts;
     rocdlOpts.chipset = chip;
@@ -186,6 +205,7 @@ LogicalResult lowerSimtToLLVMDialect(ModuleOp module, const TargetInfo &target,
     attach.optLevel = opts.optLevel;
     pm.addPass(createGpuNVVMAttachTarget(attach));
     OpPassManager &gpm = pm.nest<gpu::GPUModuleOp>();
+    gpm.addPass(std::make_unique<PrepareVectorsPass>());
     gpm.addPass(createSCFToControlFlowPass());
     gpm.addPass(createConvertGpuOpsToNVVMOps());
   }
@@ -197,8 +217,13 @@ namespace {
 /// Collects LLVM diagnostics (linker, verifier) into a string.
 struct LLVMDiagnosticCollector {
   std::string text;
+  bool sawError = false;
   static void handle(const llvm::DiagnosticInfo *info, void *self) {
     auto *collector = static_cast<LLVMDiagnosticCollector *>(self);
+    if (info->getSeverity() == llvm::DS_Error)
+      collector->sawError = true;
+    else if (info->getSeverity() != llvm::DS_Warning)
+      return;
     llvm::raw_string_ostream os(collector->text);
     llvm::DiagnosticPrinterRawOStream printer(os);
     info->print(printer);
@@ -207,9 +232,13 @@ struct LLVMDiagnosticCollector {
 };
 } // namespace
 
+/// Runs code generation on a copy of `module`. The AMDGPU target reports
+/// some failures (e.g. an unsupported call) as diagnostics and carries on,
+/// so errors collected during the run fail it.
 static FailureOr<std::string> runCodegen(llvm::TargetMachine &tm,
                                          const llvm::Module &module,
                                          llvm::CodeGenFileType kind,
+                                         LLVMDiagnosticCollector &diagnostics,
                                          Location loc) {
   std::unique_ptr<llvm::Module> clone = llvm::CloneModule(module);
   llvm::SmallString<0> buffer;
@@ -217,7 +246,12 @@ static FailureOr<std::string> runCodegen(llvm::TargetMachine &tm,
   llvm::legacy::PassManager pm;
   if (tm.addPassesToEmitFile(pm, os, nullptr, kind))
     return emitError(loc) << "the LLVM target cannot emit this file type";
+  diagnostics.sawError = false;
+  diagnostics.text.clear();
   pm.run(*clone);
+  if (diagnostics.sawError)
+    return emitError(loc) << "LLVM code generation failed: "
+                          << StringRef(diagnostics.text).rtrim();
   return std::string(buffer.str());
 }
 
@@ -302,6 +336,9 @@ FailureOr<BackendArtifacts> compileSimtModule(ModuleOp module,
     return emitError(loc) << "LLVM target '" << target.triple()
                           << "' is not available: " << error;
   llvm::TargetOptions targetOptions;
+  // Verbose assembly carries the per-kernel resource comments (NumVgprs,
+  // ScratchSize, Occupancy) that ISA tests check.
+  targetOptions.MCOptions.AsmVerbose = true;
   llvm::CodeGenOptLevel cgLevel =
       llvm::CodeGenOpt::getLevel(static_cast<int>(opts.optLevel))
           .value_or(llvm::CodeGenOptLevel::Aggressive);
@@ -361,8 +398,8 @@ FailureOr<BackendArtifacts> compileSimtModule(ModuleOp module,
   }
   bool isAMD = target.vendor() == Vendor::AMD;
   if (request.assembly || (request.binary && !isAMD)) {
-    FailureOr<std::string> text =
-        runCodegen(*tm, *linked, llvm::CodeGenFileType::AssemblyFile, loc);
+    FailureOr<std::string> text = runCodegen(
+        *tm, *linked, llvm::CodeGenFileType::AssemblyFile, diagnostics, loc);
     if (failed(text))
       return failure();
     if (request.assembly)
@@ -371,8 +408,8 @@ FailureOr<BackendArtifacts> compileSimtModule(ModuleOp module,
       artifacts.binary = std::move(*text);
   }
   if (request.binary && isAMD) {
-    FailureOr<std::string> object =
-        runCodegen(*tm, *linked, llvm::CodeGenFileType::ObjectFile, loc);
+    FailureOr<std::string> object = runCodegen(
+        *tm, *linked, llvm::CodeGenFileType::ObjectFile, diagnostics, loc);
     if (failed(object))
       return failure();
     FailureOr<std::string> hsaco = linkHsaco(*object, loc);

@@ -1,0 +1,30 @@
+// RUN: tessel-translate %s --target=gfx942 --emit=asm -o - | FileCheck %s
+// Checks that f32 -> f8E4M3FNUZ truncation on gfx942 clamps to +-240 (the
+// largest finite e4m3fnuz value, 0x43700000 as f32) before v_cvt_pk_fp8_f32.
+
+// CHECK-LABEL: k:
+// CHECK-DAG: 0xc3700000
+// CHECK-DAG: 0x43700000
+// CHECK: v_cvt_pk_fp8_f32
+
+module attributes {gpu.container_module} {
+  gpu.module @k {
+    gpu.func @k(%a: memref<?xf32, #gpu.address_space<global>>, %o: memref<?xi8, #gpu.address_space<global>>, %n: i32)
+        workgroup(%lds: memref<256xf32, #gpu.address_space<workgroup>>)
+        kernel attributes {known_block_size = array<i32: 256, 1, 1>, tessel.target = "gfx942"} {
+      %tid = gpu.thread_id x
+      %c4 = arith.constant 4 : index
+      %i = arith.muli %tid, %c4 : index
+      %v = vector.load %a[%i] : memref<?xf32, #gpu.address_space<global>>, vector<4xf32>
+      %s = vector.reduction <add>, %v : vector<4xf32> into f32
+      memref.store %s, %lds[%tid] : memref<256xf32, #gpu.address_space<workgroup>>
+      gpu.barrier
+      %r = memref.load %lds[%tid] : memref<256xf32, #gpu.address_space<workgroup>>
+      %rv = vector.broadcast %r : f32 to vector<4xf32>
+      %t = arith.truncf %rv : vector<4xf32> to vector<4xf8E4M3FNUZ>
+      %b = vector.bitcast %t : vector<4xf8E4M3FNUZ> to vector<4xi8>
+      vector.store %b, %o[%i] : memref<?xi8, #gpu.address_space<global>>, vector<4xi8>
+      gpu.return
+    }
+  }
+}

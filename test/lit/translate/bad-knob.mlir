@@ -1,0 +1,32 @@
+// RUN: not tessel-translate %s --target=gfx942 --emit=asm --knob chunk_k -o /dev/null 2>&1 | FileCheck %s --check-prefix=NOEQ
+// RUN: not tessel-translate %s --target=gfx942 --emit=asm --knob =4 -o /dev/null 2>&1 | FileCheck %s --check-prefix=NONAME
+// RUN: not tessel-translate %s --target=gfx942 --emit=asm --knob chunk_k=big -o /dev/null 2>&1 | FileCheck %s --check-prefix=NOTINT
+// RUN: not tessel-translate %s --target=gfx942 --emit=asm --knob a=1 --knob a=2 -o /dev/null 2>&1 | FileCheck %s --check-prefix=TWICE
+// Checks that malformed --knob bindings are rejected before compiling.
+
+// NOEQ: error: malformed --knob 'chunk_k': expected NAME=VALUE
+// NONAME: error: malformed --knob '=4': expected NAME=VALUE
+// NOTINT: error: malformed --knob 'chunk_k=big': value 'big' is not an integer
+// TWICE: error: --knob 'a' is given more than once
+
+module attributes {gpu.container_module} {
+  gpu.module @k {
+    gpu.func @k(%a: memref<?xf32, #gpu.address_space<global>>, %o: memref<?xi8, #gpu.address_space<global>>, %n: i32)
+        workgroup(%lds: memref<256xf32, #gpu.address_space<workgroup>>)
+        kernel attributes {known_block_size = array<i32: 256, 1, 1>, tessel.target = "gfx942"} {
+      %tid = gpu.thread_id x
+      %c4 = arith.constant 4 : index
+      %i = arith.muli %tid, %c4 : index
+      %v = vector.load %a[%i] : memref<?xf32, #gpu.address_space<global>>, vector<4xf32>
+      %s = vector.reduction <add>, %v : vector<4xf32> into f32
+      memref.store %s, %lds[%tid] : memref<256xf32, #gpu.address_space<workgroup>>
+      gpu.barrier
+      %r = memref.load %lds[%tid] : memref<256xf32, #gpu.address_space<workgroup>>
+      %rv = vector.broadcast %r : f32 to vector<4xf32>
+      %t = arith.truncf %rv : vector<4xf32> to vector<4xf8E4M3FNUZ>
+      %b = vector.bitcast %t : vector<4xf8E4M3FNUZ> to vector<4xi8>
+      vector.store %b, %o[%i] : memref<?xi8, #gpu.address_space<global>>, vector<4xi8>
+      gpu.return
+    }
+  }
+}

@@ -1,4 +1,5 @@
-//===- tessel-emu-bench - SIMT emulator throughput --------------------------===//
+//===- tessel-emu-bench - SIMT emulator throughput
+//--------------------------===//
 //
 // Runs a representative SIMT kernel (an indexer-logits-like inner loop: per
 // token, fp8 K of D=128 dequantized to f32, dotted with each head's query,
@@ -26,9 +27,11 @@ static std::string benchKernel() {
   const std::string mf = "memref<?xf32, " + g + ">";
   std::string s =
       "module attributes {gpu.container_module} {\ngpu.module @bench {\n"
-      "gpu.func @logits(%K: " + mi8 + ", %Q: " + mf + ", %W: " + mf +
-      ", %O: " + mf + ", %ntok: i32, %heads: i32) kernel attributes "
-      "{known_block_size = array<i32: 256, 1, 1>, tessel.target = \"gfx942\"} {\n"
+      "gpu.func @logits(%K: " +
+      mi8 + ", %Q: " + mf + ", %W: " + mf + ", %O: " + mf +
+      ", %ntok: i32, %heads: i32) kernel attributes "
+      "{known_block_size = array<i32: 256, 1, 1>, tessel.target = \"gfx942\"} "
+      "{\n"
       "%t = gpu.thread_id x\n%b = gpu.block_id x\n"
       "%c256 = arith.constant 256 : index\n"
       "%base = arith.muli %b, %c256 : index\n"
@@ -40,31 +43,43 @@ static std::string benchKernel() {
       "%kb = arith.muli %tok, %c128 : index\n";
   for (int c = 0; c < 8; ++c) {
     std::string i = std::to_string(c);
-    s += "%ko" + i + " = arith.constant " + std::to_string(16 * c) + " : index\n";
+    s += "%ko" + i + " = arith.constant " + std::to_string(16 * c) +
+         " : index\n";
     s += "%ka" + i + " = arith.addi %kb, %ko" + i + " : index\n";
-    s += "%kr" + i + " = vector.load %K[%ka" + i + "] : " + mi8 + ", vector<16xi8>\n";
-    s += "%kf" + i + " = arith.bitcast %kr" + i + " : vector<16xi8> to vector<16xf8E4M3FNUZ>\n";
-    s += "%k" + i + " = arith.extf %kf" + i + " : vector<16xf8E4M3FNUZ> to vector<16xf32>\n";
+    s += "%kr" + i + " = vector.load %K[%ka" + i + "] : " + mi8 +
+         ", vector<16xi8>\n";
+    s += "%kf" + i + " = arith.bitcast %kr" + i +
+         " : vector<16xi8> to vector<16xf8E4M3FNUZ>\n";
+    s += "%k" + i + " = arith.extf %kf" + i +
+         " : vector<16xf8E4M3FNUZ> to vector<16xf32>\n";
   }
   s += "%H = arith.index_cast %heads : i32 to index\n"
        "%zero = arith.constant 0.0 : f32\n"
        "%c0 = arith.constant 0 : index\n%c1 = arith.constant 1 : index\n"
-       "%res = scf.for %h = %c0 to %H step %c1 iter_args(%s = %zero) -> (f32) {\n"
+       "%res = scf.for %h = %c0 to %H step %c1 iter_args(%s = %zero) -> (f32) "
+       "{\n"
        "%qb = arith.muli %h, %c128 : index\n"
        "%a0 = arith.constant dense<0.0> : vector<16xf32>\n";
   for (int c = 0; c < 8; ++c) {
     std::string i = std::to_string(c), n = std::to_string(c + 1);
-    s += "%qo" + i + " = arith.constant " + std::to_string(16 * c) + " : index\n";
+    s += "%qo" + i + " = arith.constant " + std::to_string(16 * c) +
+         " : index\n";
     s += "%qa" + i + " = arith.addi %qb, %qo" + i + " : index\n";
-    s += "%q" + i + " = vector.load %Q[%qa" + i + "] : " + mf + ", vector<16xf32>\n";
-    s += "%a" + n + " = vector.fma %k" + i + ", %q" + i + ", %a" + i + " : vector<16xf32>\n";
+    s += "%q" + i + " = vector.load %Q[%qa" + i + "] : " + mf +
+         ", vector<16xf32>\n";
+    s += "%a" + n + " = vector.fma %k" + i + ", %q" + i + ", %a" + i +
+         " : vector<16xf32>\n";
   }
   s += "%d = vector.reduction <add>, %a8 : vector<16xf32> into f32\n"
        "%r = arith.maximumf %d, %zero : f32\n"
-       "%w = memref.load %W[%h] : " + mf + "\n"
+       "%w = memref.load %W[%h] : " +
+       mf +
+       "\n"
        "%s2 = math.fma %r, %w, %s : f32\n"
        "scf.yield %s2 : f32\n}\n"
-       "memref.store %res, %O[%tok] : " + mf + "\n"
+       "memref.store %res, %O[%tok] : " +
+       mf +
+       "\n"
        "}\ngpu.return\n}\n}\n}\n";
   return s;
 }
@@ -88,13 +103,16 @@ int main(int argc, char **argv) {
       reps = std::atoi(argv[i + 1]);
   }
   if (tokens <= 0 || heads <= 0 || reps <= 0) {
-    std::fprintf(stderr, "usage: tessel-emu-bench [--tokens N] [--heads H] [--reps R]\n");
+    std::fprintf(
+        stderr,
+        "usage: tessel-emu-bench [--tokens N] [--heads H] [--reps R]\n");
     return 2;
   }
   auto t0 = std::chrono::steady_clock::now();
   auto mod = Module::parse(benchKernel());
   if (!mod) {
-    std::fprintf(stderr, "load failed: %s\n", llvm::toString(mod.takeError()).c_str());
+    std::fprintf(stderr, "load failed: %s\n",
+                 llvm::toString(mod.takeError()).c_str());
     return 1;
   }
   auto t1 = std::chrono::steady_clock::now();
@@ -116,16 +134,17 @@ int main(int argc, char **argv) {
   uint64_t laneOps = 0;
   auto t2 = std::chrono::steady_clock::now();
   for (int r = 0; r < reps; ++r) {
-    llvm::Error e = (*mod)->launchArgs(
-        "logits", {grid, 1, 1}, {256, 1, 1},
-        {KernelArg::buffer(K.data(), K.size()),
-         KernelArg::buffer(Q.data(), Q.size()),
-         KernelArg::buffer(W.data(), W.size()),
-         KernelArg::buffer(O.data(), O.size()), KernelArg::i32(tokens),
-         KernelArg::i32(heads)},
-        {}, &st);
+    llvm::Error e =
+        (*mod)->launchArgs("logits", {grid, 1, 1}, {256, 1, 1},
+                           {KernelArg::buffer(K.data(), K.size()),
+                            KernelArg::buffer(Q.data(), Q.size()),
+                            KernelArg::buffer(W.data(), W.size()),
+                            KernelArg::buffer(O.data(), O.size()),
+                            KernelArg::i32(tokens), KernelArg::i32(heads)},
+                           {}, &st);
     if (e) {
-      std::fprintf(stderr, "launch failed: %s\n", llvm::toString(std::move(e)).c_str());
+      std::fprintf(stderr, "launch failed: %s\n",
+                   llvm::toString(std::move(e)).c_str());
       return 1;
     }
     laneOps += st.laneOps;
@@ -144,9 +163,11 @@ int main(int argc, char **argv) {
     maxErr = std::max(maxErr, std::fabs(s - O[t]) / (1 + std::fabs(s)));
   }
   double secs = std::chrono::duration<double>(t3 - t2).count();
-  std::printf("kernel: logits-like, tokens=%d heads=%d D=128, grid=%u x 256 threads, reps=%d\n",
+  std::printf("kernel: logits-like, tokens=%d heads=%d D=128, grid=%u x 256 "
+              "threads, reps=%d\n",
               tokens, heads, grid, reps);
-  std::printf("load+compile: %.3f s\n", std::chrono::duration<double>(t1 - t0).count());
+  std::printf("load+compile: %.3f s\n",
+              std::chrono::duration<double>(t1 - t0).count());
   std::printf("run: %.3f s, %.3e lane-ops, %.3e lane-ops/s\n", secs,
               (double)laneOps, laneOps / secs);
   std::printf("max relative error vs float64 reference: %.2e\n", maxErr);

@@ -442,12 +442,12 @@ LogicalResult KernelCompiler::mfma(amdgpu::MFMAOp op) {
   bool fp8 = ea.isFloat && eb.isFloat && ea.width == 8 && eb.width == 8;
   bool half = ea.isFloat && eb.isFloat && ea.width == 16 && eb.width == 16 &&
               ea.fk == eb.fk;
-  bool okShape = (fp8 && lenA == 8 && lenB == 8 &&
-                  ((M == 16 && N == 16 && Kd == 32) ||
-                   (M == 32 && N == 32 && Kd == 16))) ||
-                 (half && lenA == 4 && lenB == 4 &&
-                  ((M == 16 && N == 16 && Kd == 16) ||
-                   (M == 32 && N == 32 && Kd == 8)));
+  bool okShape =
+      (fp8 && lenA == 8 && lenB == 8 &&
+       ((M == 16 && N == 16 && Kd == 32) ||
+        (M == 32 && N == 32 && Kd == 16))) ||
+      (half && lenA == 4 && lenB == 4 &&
+       ((M == 16 && N == 16 && Kd == 16) || (M == 32 && N == 32 && Kd == 8)));
   if (!okShape || (unsigned)vc.getNumElements() != M * N / 64)
     return fail(op, "unsupported mfma variant " + std::to_string(M) + "x" +
                         std::to_string(N) + "x" + std::to_string(Kd) +
@@ -614,34 +614,60 @@ int64_t cmpITable(arith::CmpIPredicate p, bool &sgn) {
   using P = arith::CmpIPredicate;
   sgn = p == P::slt || p == P::sle || p == P::sgt || p == P::sge;
   switch (p) {
-  case P::eq: return 0b010;
-  case P::ne: return 0b101;
-  case P::slt: case P::ult: return 0b001;
-  case P::sle: case P::ule: return 0b011;
-  case P::sgt: case P::ugt: return 0b100;
-  case P::sge: case P::uge: return 0b110;
+  case P::eq:
+    return 0b010;
+  case P::ne:
+    return 0b101;
+  case P::slt:
+  case P::ult:
+    return 0b001;
+  case P::sle:
+  case P::ule:
+    return 0b011;
+  case P::sgt:
+  case P::ugt:
+    return 0b100;
+  case P::sge:
+  case P::uge:
+    return 0b110;
   }
   return 0;
 }
 int64_t cmpFTable(arith::CmpFPredicate p) {
   using P = arith::CmpFPredicate;
   switch (p) {
-  case P::AlwaysFalse: return 0;
-  case P::OEQ: return 0b0010;
-  case P::OGT: return 0b0100;
-  case P::OGE: return 0b0110;
-  case P::OLT: return 0b0001;
-  case P::OLE: return 0b0011;
-  case P::ONE: return 0b0101;
-  case P::ORD: return 0b0111;
-  case P::UEQ: return 0b1010;
-  case P::UGT: return 0b1100;
-  case P::UGE: return 0b1110;
-  case P::ULT: return 0b1001;
-  case P::ULE: return 0b1011;
-  case P::UNE: return 0b1101;
-  case P::UNO: return 0b1000;
-  case P::AlwaysTrue: return 0b1111;
+  case P::AlwaysFalse:
+    return 0;
+  case P::OEQ:
+    return 0b0010;
+  case P::OGT:
+    return 0b0100;
+  case P::OGE:
+    return 0b0110;
+  case P::OLT:
+    return 0b0001;
+  case P::OLE:
+    return 0b0011;
+  case P::ONE:
+    return 0b0101;
+  case P::ORD:
+    return 0b0111;
+  case P::UEQ:
+    return 0b1010;
+  case P::UGT:
+    return 0b1100;
+  case P::UGE:
+    return 0b1110;
+  case P::ULT:
+    return 0b1001;
+  case P::ULE:
+    return 0b1011;
+  case P::UNE:
+    return 0b1101;
+  case P::UNO:
+    return 0b1000;
+  case P::AlwaysTrue:
+    return 0b1111;
   }
   return 0;
 }
@@ -826,10 +852,18 @@ LogicalResult KernelCompiler::compileOp(Operation *op) {
     I.a = *v, I.b = *o, I.c = *w, I.d = d, I.i1 = valid,
     I.n = numElems(s.getValue().getType());
     switch (s.getMode()) {
-    case gpu::ShuffleMode::XOR: I.i0 = 0; break;
-    case gpu::ShuffleMode::UP: I.i0 = 1; break;
-    case gpu::ShuffleMode::DOWN: I.i0 = 2; break;
-    case gpu::ShuffleMode::IDX: I.i0 = 3; break;
+    case gpu::ShuffleMode::XOR:
+      I.i0 = 0;
+      break;
+    case gpu::ShuffleMode::UP:
+      I.i0 = 1;
+      break;
+    case gpu::ShuffleMode::DOWN:
+      I.i0 = 2;
+      break;
+    case gpu::ShuffleMode::IDX:
+      I.i0 = 3;
+      break;
     }
     return success();
   }
@@ -1017,19 +1051,45 @@ LogicalResult KernelCompiler::compileOp(Operation *op) {
     using CK = vector::CombiningKind;
     std::optional<EOp> o;
     switch (r.getKind()) {
-    case CK::ADD: o = e.isFloat ? EOp::AddF : EOp::AddI; break;
-    case CK::MUL: o = e.isFloat ? EOp::MulF : EOp::MulI; break;
-    case CK::MINUI: o = EOp::MinUI; break;
-    case CK::MINSI: o = EOp::MinSI; break;
-    case CK::MAXUI: o = EOp::MaxUI; break;
-    case CK::MAXSI: o = EOp::MaxSI; break;
-    case CK::AND: o = EOp::AndI; break;
-    case CK::OR: o = EOp::OrI; break;
-    case CK::XOR: o = EOp::XOrI; break;
-    case CK::MINNUMF: o = EOp::MinNumF; break;
-    case CK::MAXNUMF: o = EOp::MaxNumF; break;
-    case CK::MINIMUMF: o = EOp::MinimumF; break;
-    case CK::MAXIMUMF: o = EOp::MaximumF; break;
+    case CK::ADD:
+      o = e.isFloat ? EOp::AddF : EOp::AddI;
+      break;
+    case CK::MUL:
+      o = e.isFloat ? EOp::MulF : EOp::MulI;
+      break;
+    case CK::MINUI:
+      o = EOp::MinUI;
+      break;
+    case CK::MINSI:
+      o = EOp::MinSI;
+      break;
+    case CK::MAXUI:
+      o = EOp::MaxUI;
+      break;
+    case CK::MAXSI:
+      o = EOp::MaxSI;
+      break;
+    case CK::AND:
+      o = EOp::AndI;
+      break;
+    case CK::OR:
+      o = EOp::OrI;
+      break;
+    case CK::XOR:
+      o = EOp::XOrI;
+      break;
+    case CK::MINNUMF:
+      o = EOp::MinNumF;
+      break;
+    case CK::MAXNUMF:
+      o = EOp::MaxNumF;
+      break;
+    case CK::MINIMUMF:
+      o = EOp::MinimumF;
+      break;
+    case CK::MAXIMUMF:
+      o = EOp::MaximumF;
+      break;
     }
     Handler h = o ? reduceH(*o, e.fk, e.isFloat) : nullptr;
     if (!h || (e.isFloat && e.width == 8))
@@ -1082,30 +1142,63 @@ LogicalResult KernelCompiler::compileOp(Operation *op) {
     using AK = arith::AtomicRMWKind;
     uint32_t kind;
     switch (a.getKind()) {
-    case AK::addf: kind = 0; break;
-    case AK::addi: kind = 1; break;
-    case AK::assign: kind = 2; break;
-    case AK::maximumf: kind = 3; break;
-    case AK::maxs: kind = 4; break;
-    case AK::maxu: kind = 5; break;
-    case AK::minimumf: kind = 6; break;
-    case AK::mins: kind = 7; break;
-    case AK::minu: kind = 8; break;
-    case AK::mulf: kind = 9; break;
-    case AK::muli: kind = 10; break;
-    case AK::ori: kind = 11; break;
-    case AK::andi: kind = 12; break;
-    case AK::maxnumf: kind = 13; break;
-    case AK::minnumf: kind = 14; break;
-    case AK::xori: kind = 15; break;
-    default: return fail(op, "unsupported atomic kind");
+    case AK::addf:
+      kind = 0;
+      break;
+    case AK::addi:
+      kind = 1;
+      break;
+    case AK::assign:
+      kind = 2;
+      break;
+    case AK::maximumf:
+      kind = 3;
+      break;
+    case AK::maxs:
+      kind = 4;
+      break;
+    case AK::maxu:
+      kind = 5;
+      break;
+    case AK::minimumf:
+      kind = 6;
+      break;
+    case AK::mins:
+      kind = 7;
+      break;
+    case AK::minu:
+      kind = 8;
+      break;
+    case AK::mulf:
+      kind = 9;
+      break;
+    case AK::muli:
+      kind = 10;
+      break;
+    case AK::ori:
+      kind = 11;
+      break;
+    case AK::andi:
+      kind = 12;
+      break;
+    case AK::maxnumf:
+      kind = 13;
+      break;
+    case AK::minnumf:
+      kind = 14;
+      break;
+    case AK::xori:
+      kind = 15;
+      break;
+    default:
+      return fail(op, "unsupported atomic kind");
     }
     auto v = use(op, a.getValue());
     if (failed(v))
       return failure();
     uint32_t d = def(a.getResult());
-    if (failed(memAccess(op, atomicRmwH(), a.getMemref(), a.getIndices(), 1,
-                         *v, d)))
+    if (failed(memAccess(op, atomicRmwH(), a.getMemref(), a.getIndices(), 1, *v,
+                         d)))
       return failure();
     ElemTy e = elemOf(a.getValue().getType());
     K.code.back().w = kind;
@@ -1117,8 +1210,8 @@ LogicalResult KernelCompiler::compileOp(Operation *op) {
     Block &body = g.getRegion().front();
     uint32_t res = def(g.getResult());
     uint32_t arg = def(body.getArgument(0));
-    if (failed(memAccess(op, gAtomicBeginH(), g.getMemref(), g.getIndices(),
-                         1, 0, arg)))
+    if (failed(memAccess(op, gAtomicBeginH(), g.getMemref(), g.getIndices(), 1,
+                         0, arg)))
       return failure();
     K.code.back().c = res;
     uint32_t auxX = K.code.back().x, m = K.code.back().a;
@@ -1158,8 +1251,7 @@ LogicalResult KernelCompiler::compileOp(Operation *op) {
     MemRefType rt = v.getType();
     if (rt.getRank() > 4 || !elemOf(rt.getElementType()).ok)
       return fail(op, "unsupported view result type");
-    llvm::SmallVector<int64_t> aux = {rt.getRank(),
-                                      (elemOf(rt).width + 7) / 8};
+    llvm::SmallVector<int64_t> aux = {rt.getRank(), (elemOf(rt).width + 7) / 8};
     unsigned dynI = 0;
     for (int64_t s : rt.getShape()) {
       if (ShapedType::isDynamic(s)) {
@@ -1361,8 +1453,7 @@ LogicalResult KernelCompiler::run() {
                             " is a workgroup memref");
       ElemTy e = elemOf(mt.getElementType());
       if (!e.ok || mt.getRank() > 4)
-        return fail(fn, "unsupported memref argument type " +
-                            typeStr(mt));
+        return fail(fn, "unsupported memref argument type " + typeStr(mt));
       ps.isMemRef = true;
       ps.rank = mt.getRank();
       ps.elemBytes = (e.width + 7) / 8;
@@ -1528,11 +1619,11 @@ llvm::Error Module::launchArgs(StringRef kernel, Dim3 grid, Dim3 block,
     return llvm::createStringError(llvm::inconvertibleErrorCode(),
                                    "no kernel named '" + kernel.str() + "'");
   if (args.size() != K->params.size())
-    return llvm::createStringError(
-        llvm::inconvertibleErrorCode(),
-        "kernel '" + kernel.str() + "' takes " +
-            std::to_string(K->params.size()) + " arguments, got " +
-            std::to_string(args.size()));
+    return llvm::createStringError(llvm::inconvertibleErrorCode(),
+                                   "kernel '" + kernel.str() + "' takes " +
+                                       std::to_string(K->params.size()) +
+                                       " arguments, got " +
+                                       std::to_string(args.size()));
   // Storage for the flattened values; pointers into it are the params.
   std::vector<uint64_t> store;
   std::vector<size_t> idx;
@@ -1546,7 +1637,8 @@ llvm::Error Module::launchArgs(StringRef kernel, Dim3 grid, Dim3 block,
               (ps.isMemRef ? " must be a 1-D buffer" : " must be a scalar"));
     if (ps.isMemRef) {
       uint64_t p = (uint64_t)(uintptr_t)a.ptr;
-      for (uint64_t v : {p, p, (uint64_t)0, (uint64_t)a.numElems, (uint64_t)1}) {
+      for (uint64_t v :
+           {p, p, (uint64_t)0, (uint64_t)a.numElems, (uint64_t)1}) {
         idx.push_back(store.size());
         store.push_back(v);
       }

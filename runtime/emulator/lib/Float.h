@@ -1,4 +1,5 @@
-//===- Float.h - Small float formats of the emulator (internal) ---*- C++ -*-===//
+//===- Float.h - Small float formats of the emulator (internal) ---*- C++
+//-*-===//
 //
 // Encode/decode of f16, bf16 and the fp8 formats. Encoding rounds to nearest
 // even from a double (so f32 inputs are rounded exactly once).
@@ -124,9 +125,9 @@ inline double decodeMini(uint64_t bits, const MiniFormat &F) {
     return neg ? -NAN : NAN;
   if (F.kind == MiniFormat::IEEE && e == expMax)
     return m ? (neg ? -NAN : NAN) : (neg ? -INFINITY : INFINITY);
-  double v = e == 0 ? std::ldexp((double)m, 1 - F.bias - F.mb)
-                    : std::ldexp((double)(m | (1ull << F.mb)),
-                                 (int)e - F.bias - F.mb);
+  double v =
+      e == 0 ? std::ldexp((double)m, 1 - F.bias - F.mb)
+             : std::ldexp((double)(m | (1ull << F.mb)), (int)e - F.bias - F.mb);
   return neg ? -v : v;
 }
 

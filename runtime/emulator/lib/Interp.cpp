@@ -66,7 +66,9 @@ template <FK F> struct Fmt {
   using C = float;
   static C dec(uint64_t b) { return (float)decodeMini(b, miniFormat(F)); }
   static uint64_t enc(double v) { return encodeMini(v, miniFormat(F), false); }
-  static uint64_t encSat(double v) { return encodeMini(v, miniFormat(F), true); }
+  static uint64_t encSat(double v) {
+    return encodeMini(v, miniFormat(F), true);
+  }
 };
 template <> struct Fmt<FK::F32> {
   using C = float;
@@ -84,7 +86,9 @@ template <> struct Fmt<FK::F64> {
 template <> struct Fmt<FK::BF16> {
   using C = float;
   static C dec(uint64_t b) { return bitsToF32((b & 0xffff) << 16); }
-  static uint64_t enc(double v) { return encodeMini(v, miniFormat(FK::BF16), false); }
+  static uint64_t enc(double v) {
+    return encodeMini(v, miniFormat(FK::BF16), false);
+  }
   static uint64_t encSat(double v) { return enc(v); }
 };
 // Fast decode tables for the 8-bit formats.
@@ -102,25 +106,33 @@ template <FK F> inline float dec8(uint64_t b) {
 template <> struct Fmt<FK::E4M3FN> {
   using C = float;
   static C dec(uint64_t b) { return dec8<FK::E4M3FN>(b); }
-  static uint64_t enc(double v) { return encodeMini(v, miniFormat(FK::E4M3FN), true); }
+  static uint64_t enc(double v) {
+    return encodeMini(v, miniFormat(FK::E4M3FN), true);
+  }
   static uint64_t encSat(double v) { return enc(v); }
 };
 template <> struct Fmt<FK::E4M3FNUZ> {
   using C = float;
   static C dec(uint64_t b) { return dec8<FK::E4M3FNUZ>(b); }
-  static uint64_t enc(double v) { return encodeMini(v, miniFormat(FK::E4M3FNUZ), true); }
+  static uint64_t enc(double v) {
+    return encodeMini(v, miniFormat(FK::E4M3FNUZ), true);
+  }
   static uint64_t encSat(double v) { return enc(v); }
 };
 template <> struct Fmt<FK::E5M2> {
   using C = float;
   static C dec(uint64_t b) { return dec8<FK::E5M2>(b); }
-  static uint64_t enc(double v) { return encodeMini(v, miniFormat(FK::E5M2), true); }
+  static uint64_t enc(double v) {
+    return encodeMini(v, miniFormat(FK::E5M2), true);
+  }
   static uint64_t encSat(double v) { return enc(v); }
 };
 template <> struct Fmt<FK::E5M2FNUZ> {
   using C = float;
   static C dec(uint64_t b) { return dec8<FK::E5M2FNUZ>(b); }
-  static uint64_t enc(double v) { return encodeMini(v, miniFormat(FK::E5M2FNUZ), true); }
+  static uint64_t enc(double v) {
+    return encodeMini(v, miniFormat(FK::E5M2FNUZ), true);
+  }
   static uint64_t encSat(double v) { return enc(v); }
 };
 
@@ -151,22 +163,34 @@ template <> inline uint64_t encC<Fmt<FK::F32>>(float v) { return f32ToBits(v); }
 // ---- integer ops ------------------------------------------------------------
 template <Op O> inline uint64_t intOp(uint64_t x, uint64_t y, unsigned w) {
   switch (O) {
-  case Op::AddI: return x + y;
-  case Op::SubI: return x - y;
-  case Op::MulI: return x * y;
-  case Op::AndI: return x & y;
-  case Op::OrI: return x | y;
-  case Op::XOrI: return x ^ y;
-  case Op::ShLI: return y >= w ? 0 : x << y;
-  case Op::ShRUI: return y >= w ? 0 : x >> y;
+  case Op::AddI:
+    return x + y;
+  case Op::SubI:
+    return x - y;
+  case Op::MulI:
+    return x * y;
+  case Op::AndI:
+    return x & y;
+  case Op::OrI:
+    return x | y;
+  case Op::XOrI:
+    return x ^ y;
+  case Op::ShLI:
+    return y >= w ? 0 : x << y;
+  case Op::ShRUI:
+    return y >= w ? 0 : x >> y;
   case Op::ShRSI: {
     int64_t s = sext(x, w);
     return (uint64_t)(y >= w ? (s < 0 ? -1 : 0) : s >> y);
   }
-  case Op::MaxSI: return sext(x, w) > sext(y, w) ? x : y;
-  case Op::MinSI: return sext(x, w) < sext(y, w) ? x : y;
-  case Op::MaxUI: return x > y ? x : y;
-  case Op::MinUI: return x < y ? x : y;
+  case Op::MaxSI:
+    return sext(x, w) > sext(y, w) ? x : y;
+  case Op::MinSI:
+    return sext(x, w) < sext(y, w) ? x : y;
+  case Op::MaxUI:
+    return x > y ? x : y;
+  case Op::MinUI:
+    return x < y ? x : y;
   case Op::MulHiUI: {
     unsigned __int128 p = (unsigned __int128)x * y;
     return (uint64_t)(p >> w);
@@ -175,7 +199,8 @@ template <Op O> inline uint64_t intOp(uint64_t x, uint64_t y, unsigned w) {
     __int128 p = (__int128)sext(x, w) * sext(y, w);
     return (uint64_t)(p >> w);
   }
-  default: return 0;
+  default:
+    return 0;
   }
 }
 
@@ -211,13 +236,26 @@ template <Op O> void intDiv(Wave &W, const Inst &I) {
       bool ovf = sy == -1 && sx == sext(1ull << (w - 1), w);
       uint64_t r;
       switch (O) {
-      case Op::DivUI: r = x / y; break;
-      case Op::RemUI: r = x % y; break;
-      case Op::CeilDivUI: r = x / y + (x % y != 0); break;
-      case Op::DivSI: r = ovf ? x : (uint64_t)(sx / sy); break;
-      case Op::RemSI: r = ovf ? 0 : (uint64_t)(sx % sy); break;
+      case Op::DivUI:
+        r = x / y;
+        break;
+      case Op::RemUI:
+        r = x % y;
+        break;
+      case Op::CeilDivUI:
+        r = x / y + (x % y != 0);
+        break;
+      case Op::DivSI:
+        r = ovf ? x : (uint64_t)(sx / sy);
+        break;
+      case Op::RemSI:
+        r = ovf ? 0 : (uint64_t)(sx % sy);
+        break;
       case Op::CeilDivSI: {
-        if (ovf) { r = x; break; }
+        if (ovf) {
+          r = x;
+          break;
+        }
         int64_t q = sx / sy, rm = sx % sy;
         if (rm != 0 && ((rm > 0) == (sy > 0)))
           ++q;
@@ -225,14 +263,18 @@ template <Op O> void intDiv(Wave &W, const Inst &I) {
         break;
       }
       case Op::FloorDivSI: {
-        if (ovf) { r = x; break; }
+        if (ovf) {
+          r = x;
+          break;
+        }
         int64_t q = sx / sy, rm = sx % sy;
         if (rm != 0 && ((rm < 0) != (sy < 0)))
           --q;
         r = (uint64_t)q;
         break;
       }
-      default: r = 0;
+      default:
+        r = 0;
       }
       d[i] = r & m;
     }
@@ -270,18 +312,30 @@ template <class C> inline C fminnum(C x, C y) {
 
 template <Op O, class C> inline C fltOp(C x, C y) {
   switch (O) {
-  case Op::AddF: return x + y;
-  case Op::SubF: return x - y;
-  case Op::MulF: return x * y;
-  case Op::DivF: return x / y;
-  case Op::RemF: return std::fmod(x, y);
-  case Op::MaximumF: return fmaximum(x, y);
-  case Op::MinimumF: return fminimum(x, y);
-  case Op::MaxNumF: return fmaxnum(x, y);
-  case Op::MinNumF: return fminnum(x, y);
-  case Op::CopySign: return std::copysign(x, y);
-  case Op::PowF: return std::pow(x, y);
-  default: return 0;
+  case Op::AddF:
+    return x + y;
+  case Op::SubF:
+    return x - y;
+  case Op::MulF:
+    return x * y;
+  case Op::DivF:
+    return x / y;
+  case Op::RemF:
+    return std::fmod(x, y);
+  case Op::MaximumF:
+    return fmaximum(x, y);
+  case Op::MinimumF:
+    return fminimum(x, y);
+  case Op::MaxNumF:
+    return fmaxnum(x, y);
+  case Op::MinNumF:
+    return fminnum(x, y);
+  case Op::CopySign:
+    return std::copysign(x, y);
+  case Op::PowF:
+    return std::pow(x, y);
+  default:
+    return 0;
   }
 }
 
@@ -296,26 +350,46 @@ template <Op O, FK F> void fltBin(Wave &W, const Inst &I) {
 
 template <Op O, class C> inline C fltUn(C x) {
   switch (O) {
-  case Op::NegF: return -x;
-  case Op::AbsF: return std::fabs(x);
-  case Op::Exp: return (C)std::exp((double)x);
-  case Op::Exp2: return (C)std::exp2((double)x);
-  case Op::Log: return (C)std::log((double)x);
-  case Op::Log2: return (C)std::log2((double)x);
-  case Op::Sqrt: return std::sqrt(x);
-  case Op::Rsqrt: return (C)(1.0 / std::sqrt((double)x));
-  case Op::Tanh: return (C)std::tanh((double)x);
-  case Op::Ceil: return std::ceil(x);
-  case Op::Floor: return std::floor(x);
-  case Op::Round: return std::round(x);
-  case Op::RoundEven: return std::nearbyint(x);
-  case Op::Trunc: return std::trunc(x);
-  case Op::Sin: return (C)std::sin((double)x);
-  case Op::Cos: return (C)std::cos((double)x);
-  case Op::Erf: return (C)std::erf((double)x);
-  case Op::Log1p: return (C)std::log1p((double)x);
-  case Op::Expm1: return (C)std::expm1((double)x);
-  default: return 0;
+  case Op::NegF:
+    return -x;
+  case Op::AbsF:
+    return std::fabs(x);
+  case Op::Exp:
+    return (C)std::exp((double)x);
+  case Op::Exp2:
+    return (C)std::exp2((double)x);
+  case Op::Log:
+    return (C)std::log((double)x);
+  case Op::Log2:
+    return (C)std::log2((double)x);
+  case Op::Sqrt:
+    return std::sqrt(x);
+  case Op::Rsqrt:
+    return (C)(1.0 / std::sqrt((double)x));
+  case Op::Tanh:
+    return (C)std::tanh((double)x);
+  case Op::Ceil:
+    return std::ceil(x);
+  case Op::Floor:
+    return std::floor(x);
+  case Op::Round:
+    return std::round(x);
+  case Op::RoundEven:
+    return std::nearbyint(x);
+  case Op::Trunc:
+    return std::trunc(x);
+  case Op::Sin:
+    return (C)std::sin((double)x);
+  case Op::Cos:
+    return (C)std::cos((double)x);
+  case Op::Erf:
+    return (C)std::erf((double)x);
+  case Op::Log1p:
+    return (C)std::log1p((double)x);
+  case Op::Expm1:
+    return (C)std::expm1((double)x);
+  default:
+    return 0;
   }
 }
 
@@ -370,10 +444,17 @@ template <Op O> void intUn(Wave &W, const Inst &I) {
       r = (uint64_t)(s < 0 ? -s : s);
       break;
     }
-    case Op::CtPop: r = __builtin_popcountll(x); break;
-    case Op::CtLz: r = x ? __builtin_clzll(x) - (64 - w) : w; break;
-    case Op::CtTz: r = x ? __builtin_ctzll(x) : w; break;
-    default: break;
+    case Op::CtPop:
+      r = __builtin_popcountll(x);
+      break;
+    case Op::CtLz:
+      r = x ? __builtin_clzll(x) - (64 - w) : w;
+      break;
+    case Op::CtTz:
+      r = x ? __builtin_ctzll(x) : w;
+      break;
+    default:
+      break;
     }
     d[i] = r & m;
   }
@@ -424,9 +505,8 @@ template <FK F> void cmpFImpl(Wave &W, const Inst &I) {
   const uint32_t N = I.n * kLanes;
   for (uint32_t i = 0; i < N; ++i) {
     auto x = T::dec(a[i]), y = T::dec(b[i]);
-    unsigned code = (std::isnan(x) || std::isnan(y))
-                        ? 3
-                        : (x < y ? 0 : (x == y ? 1 : 2));
+    unsigned code =
+        (std::isnan(x) || std::isnan(y)) ? 3 : (x < y ? 0 : (x == y ? 1 : 2));
     d[i] = (tt >> code) & 1;
   }
 }
@@ -476,7 +556,8 @@ template <FK F, bool Signed> void fpToIImpl(Wave &W, const Inst &I) {
   const unsigned w = (unsigned)I.i0;
   const uint64_t m = maskOf(w);
   const double lo = Signed ? -std::ldexp(1.0, w - 1) : 0.0;
-  const double hi = Signed ? std::ldexp(1.0, w - 1) - 1 : std::ldexp(1.0, w) - 1;
+  const double hi =
+      Signed ? std::ldexp(1.0, w - 1) - 1 : std::ldexp(1.0, w) - 1;
   const uint32_t N = I.n * kLanes;
   for (uint32_t i = 0; i < N; ++i) {
     double v = (double)Fmt<F>::dec(a[i]);
@@ -610,9 +691,12 @@ template <Op O, FK F> void reduceF(Wave &W, const Inst &I) {
     }
     for (uint32_t e = start; e < I.n; ++e) {
       C x = T::dec(W.slot(I.a + e)[l]);
-      if (O == Op::AddF) acc = (C)(acc + x);
-      else if (O == Op::MulF) acc = (C)(acc * x);
-      else acc = fltOp<O, C>(acc, x);
+      if (O == Op::AddF)
+        acc = (C)(acc + x);
+      else if (O == Op::MulF)
+        acc = (C)(acc * x);
+      else
+        acc = fltOp<O, C>(acc, x);
       if (F != FK::F32 && F != FK::F64)
         acc = T::dec(T::enc(acc)); // round each step to the element type
     }
@@ -645,21 +729,51 @@ void specialImpl(Wave &W, const Inst &I) {
     uint64_t t = (uint64_t)W.waveIdx * ws + (l < ws ? l : 0);
     uint64_t v = 0;
     switch (s) {
-    case Special::TidX: v = t % c.block[0]; break;
-    case Special::TidY: v = (t / c.block[0]) % c.block[1]; break;
-    case Special::TidZ: v = t / ((uint64_t)c.block[0] * c.block[1]); break;
-    case Special::BidX: v = W.wg->id[0]; break;
-    case Special::BidY: v = W.wg->id[1]; break;
-    case Special::BidZ: v = W.wg->id[2]; break;
-    case Special::BDimX: v = c.block[0]; break;
-    case Special::BDimY: v = c.block[1]; break;
-    case Special::BDimZ: v = c.block[2]; break;
-    case Special::GDimX: v = c.grid[0]; break;
-    case Special::GDimY: v = c.grid[1]; break;
-    case Special::GDimZ: v = c.grid[2]; break;
-    case Special::LaneId: v = l; break;
-    case Special::SubgroupSize: v = ws; break;
-    case Special::SubgroupId: v = W.waveIdx; break;
+    case Special::TidX:
+      v = t % c.block[0];
+      break;
+    case Special::TidY:
+      v = (t / c.block[0]) % c.block[1];
+      break;
+    case Special::TidZ:
+      v = t / ((uint64_t)c.block[0] * c.block[1]);
+      break;
+    case Special::BidX:
+      v = W.wg->id[0];
+      break;
+    case Special::BidY:
+      v = W.wg->id[1];
+      break;
+    case Special::BidZ:
+      v = W.wg->id[2];
+      break;
+    case Special::BDimX:
+      v = c.block[0];
+      break;
+    case Special::BDimY:
+      v = c.block[1];
+      break;
+    case Special::BDimZ:
+      v = c.block[2];
+      break;
+    case Special::GDimX:
+      v = c.grid[0];
+      break;
+    case Special::GDimY:
+      v = c.grid[1];
+      break;
+    case Special::GDimZ:
+      v = c.grid[2];
+      break;
+    case Special::LaneId:
+      v = l;
+      break;
+    case Special::SubgroupSize:
+      v = ws;
+      break;
+    case Special::SubgroupId:
+      v = W.waveIdx;
+      break;
     case Special::NumSubgroups:
       v = ((uint64_t)c.block[0] * c.block[1] * c.block[2] + ws - 1) / ws;
       break;
@@ -668,8 +782,9 @@ void specialImpl(Wave &W, const Inst &I) {
   }
 }
 
-// ---- control flow -------------------------------------------------------------
-// if:   IfBegin(a=cond, i0=else pc) then... IfElse(i0=end pc) else... IfEnd
+// ---- control flow
+// ------------------------------------------------------------- if:
+// IfBegin(a=cond, i0=else pc) then... IfElse(i0=end pc) else... IfEnd
 void ifBeginImpl(Wave &W, const Inst &I) {
   const uint64_t *c = W.slot(I.a);
   uint64_t t = 0;
@@ -752,7 +867,8 @@ void barrierImpl(Wave &W, const Inst &) {
 void returnImpl(Wave &W, const Inst &) { W.status = Status::Done; }
 void nopImpl(Wave &, const Inst &) {}
 
-// ---- memory -------------------------------------------------------------------
+// ---- memory
+// -------------------------------------------------------------------
 const char *spaceName(Space s) { return s == Space::LDS ? "LDS" : "global"; }
 
 // Computes the linear element index of `lane` for an access of `n` elements
@@ -796,8 +912,7 @@ inline bool checkMRef(Wave &W, const Inst &I, const MRef &M) {
   return true;
 }
 
-template <class T>
-inline bool load1D(Wave &W, const Inst &I, const MRef &M) {
+template <class T> inline bool load1D(Wave &W, const Inst &I, const MRef &M) {
   const uint64_t *idx = W.slot((uint32_t)W.K->aux[I.x]);
   const int64_t hi = M.sizes[0] - (int64_t)I.n;
   const T *base = (const T *)M.base;
@@ -829,8 +944,7 @@ inline bool load1D(Wave &W, const Inst &I, const MRef &M) {
   }
   return true;
 }
-template <class T>
-inline bool store1D(Wave &W, const Inst &I, const MRef &M) {
+template <class T> inline bool store1D(Wave &W, const Inst &I, const MRef &M) {
   const uint64_t *idx = W.slot((uint32_t)W.K->aux[I.x]);
   const int64_t size = M.sizes[0], hi = size - (int64_t)I.n;
   T *base = (T *)M.base;
@@ -848,14 +962,19 @@ inline bool store1D(Wave &W, const Inst &I, const MRef &M) {
 }
 // Rank-1, unit-stride, global: the common case. Returns false to fall back to
 // the general path (which also produces the error message).
-template <bool Store> inline bool fast1D(Wave &W, const Inst &I, const MRef &M) {
+template <bool Store>
+inline bool fast1D(Wave &W, const Inst &I, const MRef &M) {
   if (M.rank != 1 || M.strides[0] != 1 || M.init)
     return false;
   switch (M.elemBytes) {
-  case 1: return Store ? store1D<uint8_t>(W, I, M) : load1D<uint8_t>(W, I, M);
-  case 2: return Store ? store1D<uint16_t>(W, I, M) : load1D<uint16_t>(W, I, M);
-  case 4: return Store ? store1D<uint32_t>(W, I, M) : load1D<uint32_t>(W, I, M);
-  case 8: return Store ? store1D<uint64_t>(W, I, M) : load1D<uint64_t>(W, I, M);
+  case 1:
+    return Store ? store1D<uint8_t>(W, I, M) : load1D<uint8_t>(W, I, M);
+  case 2:
+    return Store ? store1D<uint16_t>(W, I, M) : load1D<uint16_t>(W, I, M);
+  case 4:
+    return Store ? store1D<uint32_t>(W, I, M) : load1D<uint32_t>(W, I, M);
+  case 8:
+    return Store ? store1D<uint64_t>(W, I, M) : load1D<uint64_t>(W, I, M);
   }
   return false;
 }
@@ -880,7 +999,8 @@ void loadImpl(Wave &W, const Inst &I) {
           if (!M.init[off + k]) {
             W.fail(I, "read of never-written LDS at byte offset " +
                           std::to_string(off + k) + " of " +
-                          W.K->bufferNames[M.what] + " (" + laneStr(W, l) + ")");
+                          W.K->bufferNames[M.what] + " (" + laneStr(W, l) +
+                          ")");
             return;
           }
       uint64_t v = 0;
@@ -913,9 +1033,22 @@ void storeImpl(Wave &W, const Inst &I) {
 }
 
 enum AK : uint32_t {
-  AK_AddF, AK_AddI, AK_Assign, AK_MaximumF, AK_MaxS, AK_MaxU, AK_MinimumF,
-  AK_MinS, AK_MinU, AK_MulF, AK_MulI, AK_OrI, AK_AndI, AK_MaxNumF,
-  AK_MinNumF, AK_XOrI
+  AK_AddF,
+  AK_AddI,
+  AK_Assign,
+  AK_MaximumF,
+  AK_MaxS,
+  AK_MaxU,
+  AK_MinimumF,
+  AK_MinS,
+  AK_MinU,
+  AK_MulF,
+  AK_MulI,
+  AK_OrI,
+  AK_AndI,
+  AK_MaxNumF,
+  AK_MinNumF,
+  AK_XOrI
 };
 
 uint64_t applyAtomic(uint32_t kind, FK f, unsigned w, uint64_t cur,
@@ -924,22 +1057,38 @@ uint64_t applyAtomic(uint32_t kind, FK f, unsigned w, uint64_t cur,
   auto D = [&](uint64_t b) { return decodeToDouble(b, f); };
   uint64_t m = maskOf(w);
   switch (kind) {
-  case AK_AddF: return F(D(cur) + D(val));
-  case AK_MulF: return F(D(cur) * D(val));
-  case AK_MaximumF: return F(fmaximum(D(cur), D(val)));
-  case AK_MinimumF: return F(fminimum(D(cur), D(val)));
-  case AK_MaxNumF: return F(fmaxnum(D(cur), D(val)));
-  case AK_MinNumF: return F(fminnum(D(cur), D(val)));
-  case AK_AddI: return (cur + val) & m;
-  case AK_MulI: return (cur * val) & m;
-  case AK_Assign: return val & m;
-  case AK_MaxS: return sext(cur, w) > sext(val, w) ? cur : val & m;
-  case AK_MinS: return sext(cur, w) < sext(val, w) ? cur : val & m;
-  case AK_MaxU: return (cur & m) > (val & m) ? cur : val & m;
-  case AK_MinU: return (cur & m) < (val & m) ? cur : val & m;
-  case AK_OrI: return (cur | val) & m;
-  case AK_AndI: return (cur & val) & m;
-  case AK_XOrI: return (cur ^ val) & m;
+  case AK_AddF:
+    return F(D(cur) + D(val));
+  case AK_MulF:
+    return F(D(cur) * D(val));
+  case AK_MaximumF:
+    return F(fmaximum(D(cur), D(val)));
+  case AK_MinimumF:
+    return F(fminimum(D(cur), D(val)));
+  case AK_MaxNumF:
+    return F(fmaxnum(D(cur), D(val)));
+  case AK_MinNumF:
+    return F(fminnum(D(cur), D(val)));
+  case AK_AddI:
+    return (cur + val) & m;
+  case AK_MulI:
+    return (cur * val) & m;
+  case AK_Assign:
+    return val & m;
+  case AK_MaxS:
+    return sext(cur, w) > sext(val, w) ? cur : val & m;
+  case AK_MinS:
+    return sext(cur, w) < sext(val, w) ? cur : val & m;
+  case AK_MaxU:
+    return (cur & m) > (val & m) ? cur : val & m;
+  case AK_MinU:
+    return (cur & m) < (val & m) ? cur : val & m;
+  case AK_OrI:
+    return (cur | val) & m;
+  case AK_AndI:
+    return (cur & val) & m;
+  case AK_XOrI:
+    return (cur ^ val) & m;
   }
   return cur;
 }
@@ -974,8 +1123,8 @@ void atomicRmwImpl(Wave &W, const Inst &I) {
       return;
     uint64_t cur = 0;
     std::memcpy(&cur, M.base + off, eb);
-    uint64_t nv = applyAtomic(I.w, (FK)I.i0, (unsigned)I.i1, cur,
-                              W.slot(I.b)[l]);
+    uint64_t nv =
+        applyAtomic(I.w, (FK)I.i0, (unsigned)I.i1, cur, W.slot(I.b)[l]);
     std::memcpy(M.base + off, &nv, eb);
     W.slot(I.d)[l] = cur;
   }
@@ -1159,9 +1308,10 @@ void bufAtomicImpl(Wave &W, const Inst &I) {
       std::memcpy(&old, M.base + A.off, eb);
       uint64_t val = W.slot(I.c)[l], nv;
       if (I.w == 100)
-        nv = (old & maskOf(width)) == (W.slot((uint32_t)I.i2)[l] & maskOf(width))
-                 ? val
-                 : old;
+        nv =
+            (old & maskOf(width)) == (W.slot((uint32_t)I.i2)[l] & maskOf(width))
+                ? val
+                : old;
       else
         nv = applyAtomic(I.w, f, width, old, val);
       std::memcpy(M.base + A.off, &nv, eb);
@@ -1171,11 +1321,12 @@ void bufAtomicImpl(Wave &W, const Inst &I) {
   }
 }
 
-// ---- cross-lane ---------------------------------------------------------------
-// DPP (CDNA3 ISA, "Data Parallel Processing"): rows of 16 lanes, banks of 4
-// lanes within a row. row_mask/bank_mask disable the write of whole rows/banks
-// (the lane keeps `old`). A source lane outside the row/wave or inactive gives
-// 0 with bound_ctrl, else the lane keeps `old`.
+// ---- cross-lane
+// --------------------------------------------------------------- DPP (CDNA3
+// ISA, "Data Parallel Processing"): rows of 16 lanes, banks of 4 lanes within a
+// row. row_mask/bank_mask disable the write of whole rows/banks (the lane keeps
+// `old`). A source lane outside the row/wave or inactive gives 0 with
+// bound_ctrl, else the lane keeps `old`.
 int dppSource(int kind, int64_t arg, unsigned l, unsigned ws) {
   int row = (int)(l >> 4), r = (int)(l & 15);
   switch (kind) {
@@ -1341,10 +1492,18 @@ void gpuShuffleImpl(Wave &W, const Inst &I) {
     unsigned lo = (l / width) * width;
     int64_t s;
     switch (I.i0) {
-    case 0: s = l ^ o; break;
-    case 1: s = (int64_t)l - o; break;
-    case 2: s = (int64_t)l + o; break;
-    default: s = lo + o; break;
+    case 0:
+      s = l ^ o;
+      break;
+    case 1:
+      s = (int64_t)l - o;
+      break;
+    case 2:
+      s = (int64_t)l + o;
+      break;
+    default:
+      s = lo + o;
+      break;
     }
     bool ok = s >= lo && s < lo + width && ((ex >> s) & 1);
     valid[l] = ok;
@@ -1357,7 +1516,8 @@ void gpuShuffleImpl(Wave &W, const Inst &I) {
 //   A[i][k]: lane = M * (k / lenA) + i, vector element k % lenA
 //   B[k][j]: lane = N * (k / lenB) + j, vector element k % lenB
 //   D[i][j] (M = 16): lane = 16 * (i / 4) + j, element i % 4
-//   D[i][j] (M = 32): lane = 32 * ((i / 4) % 2) + j, element 4 * (i / 8) + i % 4
+//   D[i][j] (M = 32): lane = 32 * ((i / 4) % 2) + j, element 4 * (i / 8) + i %
+//   4
 // Products are exact in double; the sum is rounded to f32 once.
 void mfmaImpl(Wave &W, const Inst &I) {
   const int64_t *aux = W.K->aux.data() + I.x;
@@ -1367,12 +1527,10 @@ void mfmaImpl(Wave &W, const Inst &I) {
   double A[32][64], B[64][32];
   for (int i = 0; i < M; ++i)
     for (int k = 0; k < K; ++k)
-      A[i][k] = decodeToDouble(
-          W.slot(I.a + k % lenA)[M * (k / lenA) + i], fa);
+      A[i][k] = decodeToDouble(W.slot(I.a + k % lenA)[M * (k / lenA) + i], fa);
   for (int k = 0; k < K; ++k)
     for (int j = 0; j < N; ++j)
-      B[k][j] = decodeToDouble(
-          W.slot(I.b + k % lenB)[N * (k / lenB) + j], fb);
+      B[k][j] = decodeToDouble(W.slot(I.b + k % lenB)[N * (k / lenB) + j], fb);
   for (int i = 0; i < M; ++i)
     for (int j = 0; j < N; ++j) {
       unsigned lane, el;
@@ -1420,44 +1578,63 @@ template <FK F> void extPackedImpl(Wave &W, const Inst &I) {
 
 } // namespace
 
-// ---- factory ------------------------------------------------------------------
+// ---- factory
+// ------------------------------------------------------------------
 double decodeToDouble(uint64_t bits, FK f) {
   switch (f) {
-  case FK::F32: return bitsToF32(bits);
-  case FK::F64: return bitsToF64(bits);
-  case FK::BF16: return bitsToF32((bits & 0xffff) << 16);
-  case FK::E4M3FN: return dec8<FK::E4M3FN>(bits);
-  case FK::E4M3FNUZ: return dec8<FK::E4M3FNUZ>(bits);
-  default: return decodeMini(bits, miniFormat(f));
+  case FK::F32:
+    return bitsToF32(bits);
+  case FK::F64:
+    return bitsToF64(bits);
+  case FK::BF16:
+    return bitsToF32((bits & 0xffff) << 16);
+  case FK::E4M3FN:
+    return dec8<FK::E4M3FN>(bits);
+  case FK::E4M3FNUZ:
+    return dec8<FK::E4M3FNUZ>(bits);
+  default:
+    return decodeMini(bits, miniFormat(f));
   }
 }
 uint64_t encodeFromDouble(double v, FK f, bool saturate) {
   switch (f) {
-  case FK::F32: return f32ToBits((float)v);
-  case FK::F64: return f64ToBits(v);
-  default: return encodeMini(v, miniFormat(f), saturate);
+  case FK::F32:
+    return f32ToBits((float)v);
+  case FK::F64:
+    return f64ToBits(v);
+  default:
+    return encodeMini(v, miniFormat(f), saturate);
   }
 }
 
 Handler intBinary(Op op) {
   switch (op) {
-#define C(X) case Op::X: return intBin<Op::X>;
-    C(AddI) C(SubI) C(MulI) C(AndI) C(OrI) C(XOrI) C(ShLI) C(ShRSI) C(ShRUI)
-    C(MaxSI) C(MaxUI) C(MinSI) C(MinUI) C(MulHiSI) C(MulHiUI)
+#define C(X)                                                                   \
+  case Op::X:                                                                  \
+    return intBin<Op::X>;
+    C(AddI)
+    C(SubI) C(MulI) C(AndI) C(OrI) C(XOrI) C(ShLI) C(ShRSI) C(ShRUI) C(MaxSI)
+        C(MaxUI) C(MinSI) C(MinUI) C(MulHiSI) C(MulHiUI)
 #undef C
-#define C(X) case Op::X: return intDiv<Op::X>;
-    C(DivSI) C(DivUI) C(RemSI) C(RemUI) C(CeilDivSI) C(CeilDivUI) C(FloorDivSI)
+#define C(X)                                                                   \
+  case Op::X:                                                                  \
+    return intDiv<Op::X>;
+            C(DivSI) C(DivUI) C(RemSI) C(RemUI) C(CeilDivSI) C(CeilDivUI)
+                C(FloorDivSI)
 #undef C
-  default: return nullptr;
+                    default : return nullptr;
   }
 }
 template <FK F> Handler floatBinaryT(Op op) {
   switch (op) {
-#define C(X) case Op::X: return fltBin<Op::X, F>;
-    C(AddF) C(SubF) C(MulF) C(DivF) C(RemF) C(MaximumF) C(MinimumF) C(MaxNumF)
-    C(MinNumF) C(CopySign) C(PowF)
+#define C(X)                                                                   \
+  case Op::X:                                                                  \
+    return fltBin<Op::X, F>;
+    C(AddF)
+    C(SubF) C(MulF) C(DivF) C(RemF) C(MaximumF) C(MinimumF) C(MaxNumF)
+        C(MinNumF) C(CopySign) C(PowF)
 #undef C
-  default: return nullptr;
+            default : return nullptr;
   }
 }
 Handler floatBinary(Op op, FK f) {
@@ -1467,26 +1644,33 @@ Handler floatBinary(Op op, FK f) {
 }
 template <FK F> Handler floatUnaryT(Op op) {
   switch (op) {
-#define C(X) case Op::X: return fltUnary<Op::X, F>;
-    C(NegF) C(AbsF) C(Exp) C(Exp2) C(Log) C(Log2) C(Sqrt) C(Rsqrt) C(Tanh)
-    C(Ceil) C(Floor) C(Round) C(RoundEven) C(Trunc) C(Sin) C(Cos) C(Erf)
-    C(Log1p) C(Expm1)
+#define C(X)                                                                   \
+  case Op::X:                                                                  \
+    return fltUnary<Op::X, F>;
+    C(NegF)
+    C(AbsF) C(Exp) C(Exp2) C(Log) C(Log2) C(Sqrt) C(Rsqrt) C(Tanh) C(Ceil)
+        C(Floor) C(Round) C(RoundEven) C(Trunc) C(Sin) C(Cos) C(Erf) C(Log1p)
+            C(Expm1)
 #undef C
-  default: return nullptr;
+                default : return nullptr;
   }
 }
-Handler floatUnary(Op op, FK f) {
+Handler floatUnary(Op op, FK f){
 #define T(F) floatUnaryT<F>(op)
-  DISPATCH_FK(f, T)
+    DISPATCH_FK(f, T)
 #undef T
-}
-Handler intUnary(Op op) {
+} Handler intUnary(Op op) {
   switch (op) {
-  case Op::AbsI: return intUn<Op::AbsI>;
-  case Op::CtPop: return intUn<Op::CtPop>;
-  case Op::CtLz: return intUn<Op::CtLz>;
-  case Op::CtTz: return intUn<Op::CtTz>;
-  default: return nullptr;
+  case Op::AbsI:
+    return intUn<Op::AbsI>;
+  case Op::CtPop:
+    return intUn<Op::CtPop>;
+  case Op::CtLz:
+    return intUn<Op::CtLz>;
+  case Op::CtTz:
+    return intUn<Op::CtTz>;
+  default:
+    return nullptr;
   }
 }
 Handler floatFma(FK f) {
@@ -1498,40 +1682,38 @@ Handler floatFma(FK f) {
 }
 Handler selectH() { return selectImpl; }
 Handler cmpI() { return cmpIImpl; }
-Handler cmpF(FK f) {
+Handler cmpF(FK f){
 #define T(F) cmpFImpl<F>
-  DISPATCH_FK(f, T)
+    DISPATCH_FK(f, T)
 #undef T
+} Handler extSI() {
+  return extSIImpl;
 }
-Handler extSI() { return extSIImpl; }
 Handler extUI() { return extUIImpl; }
 Handler truncI() { return truncIImpl; }
-Handler convFF(FK from, FK to) {
+Handler convFF(FK from, FK to){
 #define T(F) convFrom<F>(to)
-  DISPATCH_FK(from, T)
+    DISPATCH_FK(from, T)
 #undef T
-}
-Handler fpToSI(FK f) {
+} Handler fpToSI(FK f){
 #define T(F) fpToIImpl<F, true>
-  DISPATCH_FK(f, T)
+    DISPATCH_FK(f, T)
 #undef T
-}
-Handler fpToUI(FK f) {
+} Handler fpToUI(FK f){
 #define T(F) fpToIImpl<F, false>
-  DISPATCH_FK(f, T)
+    DISPATCH_FK(f, T)
 #undef T
-}
-Handler siToFP(FK f) {
+} Handler siToFP(FK f){
 #define T(F) iToFPImpl<F, true>
-  DISPATCH_FK(f, T)
+    DISPATCH_FK(f, T)
 #undef T
-}
-Handler uiToFP(FK f) {
+} Handler uiToFP(FK f){
 #define T(F) iToFPImpl<F, false>
-  DISPATCH_FK(f, T)
+    DISPATCH_FK(f, T)
 #undef T
+} Handler copyH() {
+  return copyImpl;
 }
-Handler copyH() { return copyImpl; }
 Handler maskedCopyH() { return maskedCopyImpl; }
 Handler gatherH() { return gatherImpl; }
 Handler broadcastH() { return broadcastImpl; }
@@ -1540,10 +1722,13 @@ Handler extractDynH() { return extractDynImpl; }
 Handler insertDynH() { return insertDynImpl; }
 template <FK F> Handler reduceFT(Op op) {
   switch (op) {
-#define C(X) case Op::X: return reduceF<Op::X, F>;
-    C(AddF) C(MulF) C(MaximumF) C(MinimumF) C(MaxNumF) C(MinNumF)
+#define C(X)                                                                   \
+  case Op::X:                                                                  \
+    return reduceF<Op::X, F>;
+    C(AddF)
+    C(MulF) C(MaximumF) C(MinimumF) C(MaxNumF) C(MinNumF)
 #undef C
-  default: return nullptr;
+        default : return nullptr;
   }
 }
 Handler reduceH(Op op, FK f, bool isFloat) {
@@ -1553,10 +1738,13 @@ Handler reduceH(Op op, FK f, bool isFloat) {
 #undef T
   }
   switch (op) {
-#define C(X) case Op::X: return reduceI<Op::X>;
-    C(AddI) C(MulI) C(AndI) C(OrI) C(XOrI) C(MaxSI) C(MaxUI) C(MinSI) C(MinUI)
+#define C(X)                                                                   \
+  case Op::X:                                                                  \
+    return reduceI<Op::X>;
+    C(AddI)
+    C(MulI) C(AndI) C(OrI) C(XOrI) C(MaxSI) C(MaxUI) C(MinSI) C(MinUI)
 #undef C
-  default: return nullptr;
+        default : return nullptr;
   }
 }
 Handler specialH() { return specialImpl; }
@@ -1594,18 +1782,18 @@ Handler mbcntH(bool hi) { return hi ? mbcntImpl<true> : mbcntImpl<false>; }
 Handler permlaneSwapH() { return permlaneSwapImpl; }
 Handler gpuShuffleH() { return gpuShuffleImpl; }
 Handler mfmaH() { return mfmaImpl; }
-Handler packedTruncH(FK f) {
+Handler packedTruncH(FK f){
 #define T(F) packedTruncImpl<F>
-  DISPATCH_FK(f, T)
+    DISPATCH_FK(f, T)
 #undef T
-}
-Handler extPackedH(FK f) {
+} Handler extPackedH(FK f) {
 #define T(F) extPackedImpl<F>
   DISPATCH_FK(f, T)
 #undef T
 }
 
-// ---- scheduler ------------------------------------------------------------------
+// ---- scheduler
+// ------------------------------------------------------------------
 namespace {
 
 void runWave(Wave &W) {
@@ -1638,7 +1826,8 @@ std::string runKernel(const Kernel &K, const LaunchConfig &cfg,
                "x" + std::to_string(K.knownBlock[1]) + "x" +
                std::to_string(K.knownBlock[2]) + " but was launched with " +
                std::to_string(cfg.block[0]) + "x" +
-               std::to_string(cfg.block[1]) + "x" + std::to_string(cfg.block[2]);
+               std::to_string(cfg.block[1]) + "x" +
+               std::to_string(cfg.block[2]);
   if (numParams != K.numFlatParams)
     return "kernel '" + K.name + "' takes " + std::to_string(K.numFlatParams) +
            " flattened parameters, got " + std::to_string(numParams);
@@ -1825,9 +2014,9 @@ std::string runKernel(const Kernel &K, const LaunchConfig &cfg,
         if (yielded)
           break;
       }
-      bool allDone = std::all_of(G.waves.begin(), G.waves.end(), [](const Wave &W) {
-        return W.status == Status::Done;
-      });
+      bool allDone =
+          std::all_of(G.waves.begin(), G.waves.end(),
+                      [](const Wave &W) { return W.status == Status::Done; });
       if (allDone) {
         if (nextWG < numWG)
           startWG(G, nextWG++);

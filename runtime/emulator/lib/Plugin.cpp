@@ -24,8 +24,7 @@ extern "C" {
 int tessel_emu_abi_version(void) { return TESSEL_EMU_PLUGIN_ABI_VERSION; }
 
 int tessel_emu_module_load(const char *simt_ir, size_t len,
-                           tessel_emu_module **out, char *err,
-                           size_t err_len) {
+                           tessel_emu_module **out, char *err, size_t err_len) {
   if (!simt_ir || !out) {
     writeErr(err, err_len, "tessel_emu_module_load: null argument");
     return 1;
@@ -50,9 +49,9 @@ int tessel_emu_launch(tessel_emu_module *m, const char *kernel,
     writeErr(err, err_len, "tessel_emu_launch: null argument");
     return 1;
   }
-  llvm::Error e = m->m->launch(
-      kernel, {grid[0], grid[1], grid[2]}, {block[0], block[1], block[2]},
-      llvm::ArrayRef<void *>(params, num_params));
+  llvm::Error e = m->m->launch(kernel, {grid[0], grid[1], grid[2]},
+                               {block[0], block[1], block[2]},
+                               llvm::ArrayRef<void *>(params, num_params));
   if (e) {
     writeErr(err, err_len, llvm::toString(std::move(e)));
     return 1;

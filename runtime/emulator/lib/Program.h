@@ -1,4 +1,5 @@
-//===- Program.h - Compiled form of a SIMT kernel (internal) ------*- C++ -*-===//
+//===- Program.h - Compiled form of a SIMT kernel (internal) ------*- C++
+//-*-===//
 //
 // A gpu.func is compiled once into a flat instruction list. Every SSA value
 // lives in "slots": a slot is 64 lanes of 64-bit raw bits (a scalar takes one
@@ -132,8 +133,7 @@ struct LaunchConfig {
 
 /// Returns an empty string on success, else the error message.
 std::string runKernel(const Kernel &K, const LaunchConfig &cfg,
-                      void *const *params, size_t numParams,
-                      uint64_t *laneOps);
+                      void *const *params, size_t numParams, uint64_t *laneOps);
 
 // ---- Handler factory used by the compiler -------------------------------
 enum class FK : uint8_t { // float formats
@@ -149,19 +149,68 @@ enum class FK : uint8_t { // float formats
 
 enum class Op : uint16_t {
   // int binary
-  AddI, SubI, MulI, DivSI, DivUI, RemSI, RemUI, CeilDivSI, CeilDivUI,
-  FloorDivSI, AndI, OrI, XOrI, ShLI, ShRSI, ShRUI, MaxSI, MaxUI, MinSI,
-  MinUI, MulHiSI, MulHiUI,
+  AddI,
+  SubI,
+  MulI,
+  DivSI,
+  DivUI,
+  RemSI,
+  RemUI,
+  CeilDivSI,
+  CeilDivUI,
+  FloorDivSI,
+  AndI,
+  OrI,
+  XOrI,
+  ShLI,
+  ShRSI,
+  ShRUI,
+  MaxSI,
+  MaxUI,
+  MinSI,
+  MinUI,
+  MulHiSI,
+  MulHiUI,
   // float binary
-  AddF, SubF, MulF, DivF, RemF, MaximumF, MinimumF, MaxNumF, MinNumF,
-  CopySign, PowF,
+  AddF,
+  SubF,
+  MulF,
+  DivF,
+  RemF,
+  MaximumF,
+  MinimumF,
+  MaxNumF,
+  MinNumF,
+  CopySign,
+  PowF,
   // float unary
-  NegF, AbsF, Exp, Exp2, Log, Log2, Sqrt, Rsqrt, Tanh, Ceil, Floor, Round,
-  RoundEven, Trunc, Sin, Cos, Erf, Log1p, Expm1,
+  NegF,
+  AbsF,
+  Exp,
+  Exp2,
+  Log,
+  Log2,
+  Sqrt,
+  Rsqrt,
+  Tanh,
+  Ceil,
+  Floor,
+  Round,
+  RoundEven,
+  Trunc,
+  Sin,
+  Cos,
+  Erf,
+  Log1p,
+  Expm1,
   // int unary
-  AbsI, CtPop, CtLz, CtTz,
+  AbsI,
+  CtPop,
+  CtLz,
+  CtTz,
   // ternary
-  FmaF, Select,
+  FmaF,
+  Select,
 };
 
 Handler intBinary(Op op);
@@ -170,68 +219,84 @@ Handler floatUnary(Op op, FK f);
 Handler intUnary(Op op);
 Handler floatFma(FK f);
 Handler selectH();
-Handler cmpI();          // w = width, i0 = predicate
-Handler cmpF(FK f);      // i0 = predicate
-Handler extSI();         // w = src width, i0 = dst width
+Handler cmpI();     // w = width, i0 = predicate
+Handler cmpF(FK f); // i0 = predicate
+Handler extSI();    // w = src width, i0 = dst width
 Handler extUI();
-Handler truncI();        // i0 = dst width
+Handler truncI();               // i0 = dst width
 Handler convFF(FK from, FK to); // extf/truncf
-Handler fpToSI(FK f);    // i0 = dst width
+Handler fpToSI(FK f);           // i0 = dst width
 Handler fpToUI(FK f);
-Handler siToFP(FK f);    // w = src width
+Handler siToFP(FK f); // w = src width
 Handler uiToFP(FK f);
-Handler copyH();         // n elements
+Handler copyH(); // n elements
 Handler maskedCopyH();
-Handler gatherH();       // aux[x + j] = source slot of element j
-Handler broadcastH();    // a scalar -> n
-Handler bitcastVecH();   // aux: srcN, srcW, dstN, dstW
-Handler extractDynH();   // a vector (i0 elems), b index slot, n = sub size
-Handler insertDynH();    // d <- copy a (i0 elems), set elem at b from c
+Handler gatherH();     // aux[x + j] = source slot of element j
+Handler broadcastH();  // a scalar -> n
+Handler bitcastVecH(); // aux: srcN, srcW, dstN, dstW
+Handler extractDynH(); // a vector (i0 elems), b index slot, n = sub size
+Handler insertDynH();  // d <- copy a (i0 elems), set elem at b from c
 Handler reduceH(Op op, FK f, bool isFloat); // w width, i0 acc slot+1 or 0
-Handler specialH();      // i0 = which
+Handler specialH();                         // i0 = which
 // control flow
 Handler ifBeginH();
 Handler ifElseH();
 Handler ifEndH();
 Handler loopPushH();
-Handler forHeadH();      // a iv, b ub, w width, i0 exit pc, i1 unsigned
-Handler forStepH();      // a iv, b step, w width, i0 head pc
-Handler whileCondH();    // a cond, i0 exit pc
-Handler jumpBackH();     // i0 target
+Handler forHeadH();   // a iv, b ub, w width, i0 exit pc, i1 unsigned
+Handler forStepH();   // a iv, b step, w width, i0 head pc
+Handler whileCondH(); // a cond, i0 exit pc
+Handler jumpBackH();  // i0 target
 Handler loopPopH();
 Handler barrierH();
 Handler returnH();
 Handler nopH();
 // memory
-Handler loadH();          // a mref, x aux indices(rank), d dst, n elems
-Handler storeH();         // a mref, x aux, b value slot, n
-Handler atomicRmwH();     // a mref, x aux, b value, w kind, i0 fmt/width
-Handler gAtomicBeginH();  // a mref, x aux, d block arg slot, i0 end pc, c result
-Handler gAtomicEndH();    // a mref, x aux, b yield slot, i0 body pc, c result
-Handler dimH();           // a mref, i0 dim
-Handler viewH();          // a src mref, b shift slot, d dst mref, aux sizes
-Handler aliasMRefH();     // d <- a
-Handler bufLoadH();       // a mref, x aux idx(rank), b sgpr slot or -1 (i1), i0 idxOffset, n
+Handler loadH();         // a mref, x aux indices(rank), d dst, n elems
+Handler storeH();        // a mref, x aux, b value slot, n
+Handler atomicRmwH();    // a mref, x aux, b value, w kind, i0 fmt/width
+Handler gAtomicBeginH(); // a mref, x aux, d block arg slot, i0 end pc, c result
+Handler gAtomicEndH();   // a mref, x aux, b yield slot, i0 body pc, c result
+Handler dimH();          // a mref, i0 dim
+Handler viewH();         // a src mref, b shift slot, d dst mref, aux sizes
+Handler aliasMRefH();    // d <- a
+Handler
+bufLoadH(); // a mref, x aux idx(rank), b sgpr slot or -1 (i1), i0 idxOffset, n
 Handler bufStoreH();
-Handler bufAtomicH();     // w kind
+Handler bufAtomicH(); // w kind
 // cross-lane
-Handler dppH();           // i0 kind, i1 arg, w row|bank<<4|bc<<8
-Handler swizzleBitsH();   // i0 and, i1 or, i2 xor
-Handler dsSwizzleH();     // b offset slot
-Handler dsBpermuteH();    // a index, b src
-Handler readlaneH();      // a src, b lane (n)
+Handler dppH();         // i0 kind, i1 arg, w row|bank<<4|bc<<8
+Handler swizzleBitsH(); // i0 and, i1 or, i2 xor
+Handler dsSwizzleH();   // b offset slot
+Handler dsBpermuteH();  // a index, b src
+Handler readlaneH();    // a src, b lane (n)
 Handler readFirstLaneH();
 Handler ballotH();
 Handler mbcntH(bool hi);
-Handler permlaneSwapH();  // i0 row length, w fetchInactive|boundCtrl<<1
-Handler gpuShuffleH();    // i0 mode; a val, b offset, c width, d result, d+n valid
-Handler mfmaH();          // aux: M,N,K, fmtA, fmtB, lenA, lenB, lenC
-Handler packedTruncH(FK f); // a srcA, b srcB or (uint32)-1, c existing or -1, i0 word
-Handler extPackedH(FK f);   // a src (n elems i1), i0 index, n result count
+Handler permlaneSwapH(); // i0 row length, w fetchInactive|boundCtrl<<1
+Handler gpuShuffleH(); // i0 mode; a val, b offset, c width, d result, d+n valid
+Handler mfmaH();       // aux: M,N,K, fmtA, fmtB, lenA, lenB, lenC
+Handler
+packedTruncH(FK f); // a srcA, b srcB or (uint32)-1, c existing or -1, i0 word
+Handler extPackedH(FK f); // a src (n elems i1), i0 index, n result count
 
 enum class Special : uint8_t {
-  TidX, TidY, TidZ, BidX, BidY, BidZ, BDimX, BDimY, BDimZ, GDimX, GDimY,
-  GDimZ, LaneId, SubgroupSize, SubgroupId, NumSubgroups
+  TidX,
+  TidY,
+  TidZ,
+  BidX,
+  BidY,
+  BidZ,
+  BDimX,
+  BDimY,
+  BDimZ,
+  GDimX,
+  GDimY,
+  GDimZ,
+  LaneId,
+  SubgroupSize,
+  SubgroupId,
+  NumSubgroups
 };
 
 // Float format helpers (shared with the compiler for constants).

@@ -56,7 +56,9 @@ TEST(EmulatorArith, IntegerOpsWrap) {
     EXPECT_EQ(O[i * 8 + 2], wrap(a * b)) << i;
     EXPECT_EQ(O[i * 8 + 3], (int32_t)(a / b)) << i;
     EXPECT_EQ(O[i * 8 + 4], (int32_t)(a % b)) << i;
-    EXPECT_EQ(O[i * 8 + 5], (uint32_t)b < 32 ? (int32_t)(a >> b) : (a < 0 ? -1 : 0)) << i;
+    EXPECT_EQ(O[i * 8 + 5],
+              (uint32_t)b < 32 ? (int32_t)(a >> b) : (a < 0 ? -1 : 0))
+        << i;
     EXPECT_EQ((uint32_t)O[i * 8 + 6], std::max((uint32_t)a, (uint32_t)b)) << i;
     int64_t fd = a / b;
     if ((a % b != 0) && ((a < 0) != (b < 0)))
@@ -162,7 +164,8 @@ TEST(EmulatorArith, FloatMinMaxAndCompare) {
                        body));
   ASSERT_TRUE(m);
   const float nan = std::numeric_limits<float>::quiet_NaN();
-  std::vector<float> vals = {0.0f, -0.0f, 1.5f, -2.25f, nan, INFINITY, -INFINITY, 3.0f};
+  std::vector<float> vals = {0.0f, -0.0f,    1.5f,      -2.25f,
+                             nan,  INFINITY, -INFINITY, 3.0f};
   std::vector<float> A(64), B(64), O(64 * 8);
   std::vector<uint8_t> P(64 * 16);
   for (int i = 0; i < 64; ++i) {
@@ -181,8 +184,10 @@ TEST(EmulatorArith, FloatMinMaxAndCompare) {
     float a = A[i], b = B[i];
     bool un = std::isnan(a) || std::isnan(b);
     // maximumf: NaN if any NaN; +0 > -0.
-    float mx = un ? nan : (a == b ? (std::signbit(a) ? b : a) : (a > b ? a : b));
-    float mn = un ? nan : (a == b ? (std::signbit(a) ? a : b) : (a < b ? a : b));
+    float mx =
+        un ? nan : (a == b ? (std::signbit(a) ? b : a) : (a > b ? a : b));
+    float mn =
+        un ? nan : (a == b ? (std::signbit(a) ? a : b) : (a < b ? a : b));
     float mxn = std::isnan(a) ? b : std::isnan(b) ? a : mx;
     float mnn = std::isnan(a) ? b : std::isnan(b) ? a : mn;
     EXPECT_TRUE(same(O[i * 8 + 0], mx)) << a << " " << b;
@@ -194,9 +199,22 @@ TEST(EmulatorArith, FloatMinMaxAndCompare) {
     EXPECT_TRUE(same(O[i * 8 + 6], std::fma(a, b, a)));
     EXPECT_TRUE(same(O[i * 8 + 7], -a));
     bool lt = !un && a < b, eq = !un && a == b, gt = !un && a > b;
-    bool expect[16] = {false, eq, gt, gt || eq, lt, lt || eq, lt || gt, !un,
-                       un || eq, un || gt, un || gt || eq, un || lt,
-                       un || lt || eq, un || lt || gt, un, true};
+    bool expect[16] = {false,
+                       eq,
+                       gt,
+                       gt || eq,
+                       lt,
+                       lt || eq,
+                       lt || gt,
+                       !un,
+                       un || eq,
+                       un || gt,
+                       un || gt || eq,
+                       un || lt,
+                       un || lt || eq,
+                       un || lt || gt,
+                       un,
+                       true};
     for (int p = 0; p < 16; ++p)
       EXPECT_EQ(P[i * 16 + p], expect[p] ? 1 : 0)
           << "predicate " << p << " a=" << a << " b=" << b;
@@ -241,8 +259,9 @@ TEST(EmulatorArith, IntegerCompare) {
   for (int i = 0; i < 64; ++i) {
     int a = A[i], b = B[i];
     unsigned ua = (uint16_t)A[i], ub = (uint16_t)B[i];
-    bool e[10] = {a == b, a != b, a < b, a <= b, a > b, a >= b,
-                  ua < ub, ua <= ub, ua > ub, ua >= ub};
+    bool e[10] = {
+        a == b,  a != b, a<b, a <= b, a> b, a >= b, ua<ub, ua <= ub, ua> ub,
+        ua >= ub};
     for (int p = 0; p < 10; ++p)
       EXPECT_EQ(P[i * 10 + p], e[p] ? 1 : 0) << p << " " << a << " " << b;
   }
@@ -281,12 +300,11 @@ TEST(EmulatorArith, FloatConversions) {
                         0x00000001, 0x80000000, 0x7fc00000, 0xff800000};
   for (int i = 0; i < 64; ++i)
     A[i] = i < 8 ? f32(special[i]) : (i - 32) * 1.37e3f;
-  EXPECT_OK(m->launchArgs("k", {1, 1, 1}, {64, 1, 1},
-                          {KernelArg::buffer(A.data(), 64),
-                           KernelArg::buffer(H.data(), 64),
-                           KernelArg::buffer(F.data(), 64),
-                           KernelArg::buffer(E.data(), 64),
-                           KernelArg::buffer(I.data(), 64)}));
+  EXPECT_OK(m->launchArgs(
+      "k", {1, 1, 1}, {64, 1, 1},
+      {KernelArg::buffer(A.data(), 64), KernelArg::buffer(H.data(), 64),
+       KernelArg::buffer(F.data(), 64), KernelArg::buffer(E.data(), 64),
+       KernelArg::buffer(I.data(), 64)}));
   EXPECT_EQ(H[0], 0x3f80);
   EXPECT_EQ(H[1], 0x3f82);
   EXPECT_EQ(H[2], 0x3f81);
@@ -297,7 +315,7 @@ TEST(EmulatorArith, FloatConversions) {
   EXPECT_NE(H[6] & 0x7f, 0);
   EXPECT_EQ(H[7], 0xff80);
   EXPECT_EQ(I[3], std::numeric_limits<int32_t>::max()); // saturates
-  EXPECT_EQ(I[6], 0);                                     // NaN -> 0
+  EXPECT_EQ(I[6], 0);                                   // NaN -> 0
   EXPECT_EQ(I[7], std::numeric_limits<int32_t>::min());
   for (int i = 8; i < 64; ++i) {
     // Reference bf16 RNE: round the 16 dropped bits.
@@ -385,9 +403,9 @@ TEST(EmulatorArith, MathOps) {
   std::vector<float> A(64), O(512);
   for (int i = 0; i < 64; ++i)
     A[i] = (i - 20) * 0.37f;
-  EXPECT_OK(m->launchArgs("k", {1, 1, 1}, {64, 1, 1},
-                          {KernelArg::buffer(A.data(), 64),
-                           KernelArg::buffer(O.data(), 512)}));
+  EXPECT_OK(m->launchArgs(
+      "k", {1, 1, 1}, {64, 1, 1},
+      {KernelArg::buffer(A.data(), 64), KernelArg::buffer(O.data(), 512)}));
   for (int i = 0; i < 64; ++i) {
     float a = A[i];
     EXPECT_FLOAT_EQ(O[i * 8 + 0], std::exp2(a));

@@ -150,9 +150,9 @@ TEST(EmulatorControlFlow, BarrierAcrossWavesWithLds) {
     %r = memref.load %L[%o] : memref<256xi32, #gpu.address_space<workgroup>>
     memref.store %r, %O[%t] : memref<?xi32, #gpu.address_space<global>>
   )";
-  auto m = load(kernel("%O: memref<?xi32, #gpu.address_space<global>>", body,
-                       256, "gfx950",
-                       "workgroup(%L : memref<256xi32, #gpu.address_space<workgroup>>)"));
+  auto m = load(kernel(
+      "%O: memref<?xi32, #gpu.address_space<global>>", body, 256, "gfx950",
+      "workgroup(%L : memref<256xi32, #gpu.address_space<workgroup>>)"));
   ASSERT_TRUE(m);
   std::vector<int32_t> O(512);
   EXPECT_OK(m->launchArgs("k", {2, 1, 1}, {256, 1, 1},
@@ -174,9 +174,9 @@ TEST(EmulatorControlFlow, MissingBarrierIsCaught) {
     %r = memref.load %L[%o] : memref<256xi32, #gpu.address_space<workgroup>> loc("lds.mlir":9:10)
     memref.store %r, %O[%t] : memref<?xi32, #gpu.address_space<global>>
   )";
-  auto m = load(kernel("%O: memref<?xi32, #gpu.address_space<global>>", body,
-                       256, "gfx942",
-                       "workgroup(%L : memref<256xi32, #gpu.address_space<workgroup>>)"));
+  auto m = load(kernel(
+      "%O: memref<?xi32, #gpu.address_space<global>>", body, 256, "gfx942",
+      "workgroup(%L : memref<256xi32, #gpu.address_space<workgroup>>)"));
   ASSERT_TRUE(m);
   std::vector<int32_t> O(256);
   std::string e = errOf(m->launchArgs("k", {1, 1, 1}, {256, 1, 1},
@@ -195,8 +195,8 @@ TEST(EmulatorControlFlow, BarrierDeadlockIsReported) {
       gpu.barrier
     }
   )";
-  auto m = load(kernel("%O: memref<?xi32, #gpu.address_space<global>>", body,
-                       128));
+  auto m =
+      load(kernel("%O: memref<?xi32, #gpu.address_space<global>>", body, 128));
   ASSERT_TRUE(m);
   std::vector<int32_t> O(1);
   std::string e = errOf(m->launchArgs("k", {1, 1, 1}, {128, 1, 1},
@@ -254,9 +254,9 @@ TEST(EmulatorControlFlow, TwoWorkgroupSpinWait) {
                        body));
   ASSERT_TRUE(m);
   std::vector<int32_t> F(2, 0), D(128, 0);
-  EXPECT_OK(m->launchArgs("k", {2, 1, 1}, {64, 1, 1},
-                          {KernelArg::buffer(F.data(), 2),
-                           KernelArg::buffer(D.data(), 128)}));
+  EXPECT_OK(m->launchArgs(
+      "k", {2, 1, 1}, {64, 1, 1},
+      {KernelArg::buffer(F.data(), 2), KernelArg::buffer(D.data(), 128)}));
   for (int t = 0; t < 64; ++t) {
     EXPECT_EQ(D[t], 42);
     EXPECT_EQ(D[64 + t], 43);

@@ -51,20 +51,21 @@ void runDpp(const std::vector<DppCase> &cases, bool evenLanesOnly) {
     %even = arith.cmpi eq, %odd, %z : i32
     %true = arith.constant true
   )";
-  body += std::string("%cond = ") + (evenLanesOnly ? "arith.andi %even, %true : i1\n"
-                                                   : "arith.ori %even, %true : i1\n");
+  body += std::string("%cond = ") + (evenLanesOnly
+                                         ? "arith.andi %even, %true : i1\n"
+                                         : "arith.ori %even, %true : i1\n");
   body += "scf.if %cond {\n";
   for (size_t c = 0; c < cases.size(); ++c) {
     const DppCase &d = cases[c];
-    std::string attrs = "{row_mask = " + std::to_string(d.rowMask) +
-                        " : i32, bank_mask = " + std::to_string(d.bankMask) +
-                        " : i32, bound_ctrl = " +
-                        (d.boundCtrl ? "true" : "false") + "}";
+    std::string attrs =
+        "{row_mask = " + std::to_string(d.rowMask) +
+        " : i32, bank_mask = " + std::to_string(d.bankMask) +
+        " : i32, bound_ctrl = " + (d.boundCtrl ? "true" : "false") + "}";
     std::string n = std::to_string(c);
     body += "%r" + n + " = amdgpu.dpp %old %src " + d.ctrl + " " + attrs +
             " : i32\n";
-    body += "%o" + n + " = arith.constant " + std::to_string(c * 64) +
-            " : index\n";
+    body +=
+        "%o" + n + " = arith.constant " + std::to_string(c * 64) + " : index\n";
     body += "%i" + n + " = arith.addi %o" + n + ", %t : index\n";
     body += "memref.store %r" + n + ", %O[%i" + n +
             "] : memref<?xi32, #gpu.address_space<global>>\n";
@@ -85,8 +86,8 @@ void runDpp(const std::vector<DppCase> &cases, bool evenLanesOnly) {
         continue;
       }
       int expect;
-      bool writeEnabled = ((d.rowMask >> (l / 16)) & 1) &&
-                          ((d.bankMask >> ((l % 16) / 4)) & 1);
+      bool writeEnabled =
+          ((d.rowMask >> (l / 16)) & 1) && ((d.bankMask >> ((l % 16) / 4)) & 1);
       int s = d.src(l);
       bool valid = s >= 0 && s < 64 && (!evenLanesOnly || s % 2 == 0);
       if (!writeEnabled)
@@ -95,9 +96,9 @@ void runDpp(const std::vector<DppCase> &cases, bool evenLanesOnly) {
         expect = srcOf(s);
       else
         expect = d.boundCtrl ? 0 : oldOf(l);
-      EXPECT_EQ(got, expect) << d.ctrl << " row_mask=" << d.rowMask
-                             << " bank_mask=" << d.bankMask
-                             << " bound_ctrl=" << d.boundCtrl << " lane " << l;
+      EXPECT_EQ(got, expect)
+          << d.ctrl << " row_mask=" << d.rowMask << " bank_mask=" << d.bankMask
+          << " bound_ctrl=" << d.boundCtrl << " lane " << l;
     }
   }
 }
@@ -106,24 +107,51 @@ std::vector<DppCase> allCases() {
   std::vector<DppCase> cs;
   auto rowOf = [](int l) { return l / 16; };
   for (bool bc : {false, true}) {
-    cs.push_back({"row_shr(1 : i32)", [](int l) { return l % 16 >= 1 ? l - 1 : -1; }, 0xf, 0xf, bc});
-    cs.push_back({"row_shr(3 : i32)", [](int l) { return l % 16 >= 3 ? l - 3 : -1; }, 0xf, 0xf, bc});
-    cs.push_back({"row_shl(2 : i32)", [](int l) { return l % 16 <= 13 ? l + 2 : -1; }, 0xf, 0xf, bc});
-    cs.push_back({"row_shl(15 : i32)", [](int l) { return l % 16 == 0 ? l + 15 : -1; }, 0xf, 0xf, bc});
-    cs.push_back({"row_ror(4 : i32)", [=](int l) { return rowOf(l) * 16 + (l % 16 + 12) % 16; }, 0xf, 0xf, bc});
-    cs.push_back({"row_mirror", [=](int l) { return rowOf(l) * 16 + 15 - l % 16; }, 0xf, 0xf, bc});
-    cs.push_back({"row_half_mirror", [](int l) { return (l / 8) * 8 + 7 - l % 8; }, 0xf, 0xf, bc});
+    cs.push_back({"row_shr(1 : i32)",
+                  [](int l) { return l % 16 >= 1 ? l - 1 : -1; }, 0xf, 0xf,
+                  bc});
+    cs.push_back({"row_shr(3 : i32)",
+                  [](int l) { return l % 16 >= 3 ? l - 3 : -1; }, 0xf, 0xf,
+                  bc});
+    cs.push_back({"row_shl(2 : i32)",
+                  [](int l) { return l % 16 <= 13 ? l + 2 : -1; }, 0xf, 0xf,
+                  bc});
+    cs.push_back({"row_shl(15 : i32)",
+                  [](int l) { return l % 16 == 0 ? l + 15 : -1; }, 0xf, 0xf,
+                  bc});
+    cs.push_back({"row_ror(4 : i32)",
+                  [=](int l) { return rowOf(l) * 16 + (l % 16 + 12) % 16; },
+                  0xf, 0xf, bc});
+    cs.push_back({"row_mirror",
+                  [=](int l) { return rowOf(l) * 16 + 15 - l % 16; }, 0xf, 0xf,
+                  bc});
+    cs.push_back({"row_half_mirror",
+                  [](int l) { return (l / 8) * 8 + 7 - l % 8; }, 0xf, 0xf, bc});
     cs.push_back({"quad_perm([2 : i32, 0 : i32, 3 : i32, 1 : i32])",
-                  [](int l) { int sel[4] = {2, 0, 3, 1}; return (l / 4) * 4 + sel[l % 4]; }, 0xf, 0xf, bc});
-    cs.push_back({"row_bcast_15", [](int l) { return l >= 16 ? (l / 16) * 16 - 1 : -1; }, 0xa, 0xf, bc});
-    cs.push_back({"row_bcast_31", [](int l) { return l >= 32 ? 31 : -1; }, 0xc, 0xf, bc});
+                  [](int l) {
+                    int sel[4] = {2, 0, 3, 1};
+                    return (l / 4) * 4 + sel[l % 4];
+                  },
+                  0xf, 0xf, bc});
+    cs.push_back({"row_bcast_15",
+                  [](int l) { return l >= 16 ? (l / 16) * 16 - 1 : -1; }, 0xa,
+                  0xf, bc});
+    cs.push_back({"row_bcast_31", [](int l) { return l >= 32 ? 31 : -1; }, 0xc,
+                  0xf, bc});
     cs.push_back({"wave_shr", [](int l) { return l - 1; }, 0xf, 0xf, bc});
-    cs.push_back({"wave_shl", [](int l) { return l + 1 < 64 ? l + 1 : -1; }, 0xf, 0xf, bc});
-    cs.push_back({"wave_ror", [](int l) { return (l + 63) % 64; }, 0xf, 0xf, bc});
-    cs.push_back({"wave_rol", [](int l) { return (l + 1) % 64; }, 0xf, 0xf, bc});
+    cs.push_back({"wave_shl", [](int l) { return l + 1 < 64 ? l + 1 : -1; },
+                  0xf, 0xf, bc});
+    cs.push_back(
+        {"wave_ror", [](int l) { return (l + 63) % 64; }, 0xf, 0xf, bc});
+    cs.push_back(
+        {"wave_rol", [](int l) { return (l + 1) % 64; }, 0xf, 0xf, bc});
     // Masks: rows 0 and 2 only, banks 1 and 3 only.
-    cs.push_back({"row_shr(1 : i32)", [](int l) { return l % 16 >= 1 ? l - 1 : -1; }, 0x5, 0xa, bc});
-    cs.push_back({"row_mirror", [=](int l) { return rowOf(l) * 16 + 15 - l % 16; }, 0x2, 0x6, bc});
+    cs.push_back({"row_shr(1 : i32)",
+                  [](int l) { return l % 16 >= 1 ? l - 1 : -1; }, 0x5, 0xa,
+                  bc});
+    cs.push_back({"row_mirror",
+                  [=](int l) { return rowOf(l) * 16 + 15 - l % 16; }, 0x2, 0x6,
+                  bc});
   }
   return cs;
 }
@@ -134,7 +162,9 @@ TEST(EmulatorDpp, InactiveSourceLanesAreInvalid) { runDpp(allCases(), true); }
 // Literal spot checks of the ISA examples: row_bcast:15 with row_mask 0xa
 // (the scan idiom) fills rows 1 and 3 with lanes 15 and 47.
 TEST(EmulatorDpp, RowBcast15ScanIdiom) {
-  std::vector<DppCase> cs = {{"row_bcast_15", [](int l) { return l >= 16 ? (l / 16) * 16 - 1 : -1; }, 0xa, 0xf, false}};
+  std::vector<DppCase> cs = {
+      {"row_bcast_15", [](int l) { return l >= 16 ? (l / 16) * 16 - 1 : -1; },
+       0xa, 0xf, false}};
   std::string body = R"(
     %t = gpu.thread_id x
     %ti = arith.index_cast %t : index to i32

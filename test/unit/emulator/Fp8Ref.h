@@ -54,7 +54,6 @@ struct Fp8Ref {
   }
 };
 
-
 } // namespace tessel::emu::test
 
 #endif

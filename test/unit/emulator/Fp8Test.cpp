@@ -27,8 +27,10 @@ std::string decodeKernel(const std::string &ty) {
     %c4 = arith.constant 4 : index
     %i = arith.muli %t, %c4 : index
     %raw = vector.load %A[%i] : memref<?xi8, #gpu.address_space<global>>, vector<4xi8>
-    %f8 = arith.bitcast %raw : vector<4xi8> to vector<4x)" + ty + R"(>
-    %f = arith.extf %f8 : vector<4x)" + ty + R"(> to vector<4xf32>
+    %f8 = arith.bitcast %raw : vector<4xi8> to vector<4x)" +
+          ty + R"(>
+    %f = arith.extf %f8 : vector<4x)" +
+          ty + R"(> to vector<4xf32>
     vector.store %f, %O[%i] : memref<?xf32, #gpu.address_space<global>>, vector<4xf32>
   )");
 }
@@ -40,9 +42,9 @@ void checkDecode(const std::string &ty, bool fnuz) {
   std::vector<float> O(256);
   for (int i = 0; i < 256; ++i)
     A[i] = (uint8_t)i;
-  EXPECT_OK(m->launchArgs("k", {1, 1, 1}, {64, 1, 1},
-                          {KernelArg::buffer(A.data(), 256),
-                           KernelArg::buffer(O.data(), 256)}));
+  EXPECT_OK(m->launchArgs(
+      "k", {1, 1, 1}, {64, 1, 1},
+      {KernelArg::buffer(A.data(), 256), KernelArg::buffer(O.data(), 256)}));
   Fp8Ref ref{fnuz};
   for (int c = 0; c < 256; ++c) {
     double v = ref.value(c);
@@ -73,8 +75,8 @@ std::vector<float> truncInputs(const Fp8Ref &ref) {
         in.push_back((float)(s * v));
   }
   for (float v : {0.0f, -0.0f, 448.0f, 449.0f, 464.0f, 480.0f, 1e6f, -1e6f,
-                  240.0f, 247.0f, 248.0f, 256.0f, -300.0f, INFINITY,
-                  -INFINITY, NAN, 1e-10f, -1e-10f})
+                  240.0f, 247.0f, 248.0f, 256.0f, -300.0f, INFINITY, -INFINITY,
+                  NAN, 1e-10f, -1e-10f})
     in.push_back(v);
   std::mt19937 rng(1234);
   std::uniform_real_distribution<float> d(-600.0f, 600.0f);
@@ -88,18 +90,20 @@ std::vector<float> truncInputs(const Fp8Ref &ref) {
 }
 
 void checkTrunc(const std::string &ty, bool fnuz) {
-  auto m = load(kernel(
-      "%A: memref<?xf32, #gpu.address_space<global>>, %O: memref<?xi8, "
-      "#gpu.address_space<global>>",
-      R"(
+  auto m = load(
+      kernel("%A: memref<?xf32, #gpu.address_space<global>>, %O: memref<?xi8, "
+             "#gpu.address_space<global>>",
+             R"(
     %t = gpu.thread_id x
     %b = gpu.block_id x
     %c64 = arith.constant 64 : index
     %base = arith.muli %b, %c64 : index
     %i = arith.addi %base, %t : index
     %x = memref.load %A[%i] : memref<?xf32, #gpu.address_space<global>>
-    %q = arith.truncf %x : f32 to )" + ty + R"(
-    %qb = arith.bitcast %q : )" + ty + R"( to i8
+    %q = arith.truncf %x : f32 to )" +
+                 ty + R"(
+    %qb = arith.bitcast %q : )" +
+                 ty + R"( to i8
     memref.store %qb, %O[%i] : memref<?xi8, #gpu.address_space<global>>
   )"));
   ASSERT_TRUE(m);
@@ -120,16 +124,21 @@ void checkTrunc(const std::string &ty, bool fnuz) {
   }
 }
 
-TEST(EmulatorFp8, TruncRoundsAndSaturatesE4M3FN) { checkTrunc("f8E4M3FN", false); }
-TEST(EmulatorFp8, TruncRoundsAndSaturatesE4M3FNUZ) { checkTrunc("f8E4M3FNUZ", true); }
+TEST(EmulatorFp8, TruncRoundsAndSaturatesE4M3FN) {
+  checkTrunc("f8E4M3FN", false);
+}
+TEST(EmulatorFp8, TruncRoundsAndSaturatesE4M3FNUZ) {
+  checkTrunc("f8E4M3FNUZ", true);
+}
 
 // amdgpu.packed_trunc_2xfp8 / ext_packed_fp8 (v_cvt_pk_fp8_f32 and
 // v_cvt_f32_fp8): saturating RNE into the selected word, exact extension.
 TEST(EmulatorFp8, PackedTruncAndExt) {
-  auto m = load(kernel(
-      "%A: memref<?xf32, #gpu.address_space<global>>, %O: memref<?xi8, "
-      "#gpu.address_space<global>>, %E: memref<?xf32, #gpu.address_space<global>>",
-      R"(
+  auto m = load(
+      kernel("%A: memref<?xf32, #gpu.address_space<global>>, %O: memref<?xi8, "
+             "#gpu.address_space<global>>, %E: memref<?xf32, "
+             "#gpu.address_space<global>>",
+             R"(
     %t = gpu.thread_id x
     %c4 = arith.constant 4 : index
     %i = arith.muli %t, %c4 : index

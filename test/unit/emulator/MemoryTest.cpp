@@ -90,7 +90,8 @@ TEST(EmulatorMemory, RawBufferOutOfRange) {
     %x = amdgpu.raw_buffer_load %A[%neg] : memref<?xi32, #gpu.address_space<global>>, i32 -> i32
     amdgpu.raw_buffer_store %x -> %C[%ti] : i32 -> memref<?xi32, #gpu.address_space<global>>, i32
   )";
-  auto m = load(kernel("%A: " + kBuf + ", %B: " + kBuf + ", %C: " + kBuf, body));
+  auto m =
+      load(kernel("%A: " + kBuf + ", %B: " + kBuf + ", %C: " + kBuf, body));
   ASSERT_TRUE(m);
   std::vector<int32_t> A(64), B(80, -1), C(64, -1);
   for (int i = 0; i < 64; ++i)
@@ -127,14 +128,15 @@ TEST(EmulatorMemory, AtomicRmw) {
     %i = arith.addi %t, %c2 : index
     memref.store %old, %A[%i] : memref<?xi32, #gpu.address_space<global>>
   )";
-  auto m = load(kernel("%A: " + kBuf + ", %F: memref<?xf32, #gpu.address_space<global>>", body));
+  auto m = load(kernel(
+      "%A: " + kBuf + ", %F: memref<?xf32, #gpu.address_space<global>>", body));
   ASSERT_TRUE(m);
   std::vector<int32_t> A(66, 0);
   A[1] = -5;
   std::vector<float> F(1, 0.5f);
-  EXPECT_OK(m->launchArgs("k", {1, 1, 1}, {64, 1, 1},
-                          {KernelArg::buffer(A.data(), 66),
-                           KernelArg::buffer(F.data(), 1)}));
+  EXPECT_OK(m->launchArgs(
+      "k", {1, 1, 1}, {64, 1, 1},
+      {KernelArg::buffer(A.data(), 66), KernelArg::buffer(F.data(), 1)}));
   EXPECT_EQ(A[0], 63 * 64 / 2);
   EXPECT_EQ(A[1], 63);
   EXPECT_EQ(F[0], 0.5f + 63 * 64 / 2);

@@ -32,7 +32,8 @@ std::vector<std::vector<Loc>> parseLayout(const std::string &path) {
   bool inTable = false;
   while (std::getline(f, line)) {
     if (!inTable) {
-      if (line.size() > 1 && line[1] == '[' && line.find(',') != std::string::npos)
+      if (line.size() > 1 && line[1] == '[' &&
+          line.find(',') != std::string::npos)
         inTable = true;
       continue;
     }
@@ -50,7 +51,8 @@ std::vector<std::vector<Loc>> parseLayout(const std::string &path) {
       l.lane = std::stoi(cell.substr(b + 1, e - b - 1));
       size_t colon = cell.find(':');
       if (colon != std::string::npos)
-        l.lo = std::stoi(cell.substr(colon + 1, cell.find(']', colon) - colon - 1));
+        l.lo = std::stoi(
+            cell.substr(colon + 1, cell.find(']', colon) - colon - 1));
       row.push_back(l);
     }
     grid.push_back(row);
@@ -129,21 +131,38 @@ void runVariant(const Variant &v) {
   std::string vab = "vector<" + std::to_string(lenAB) + "x";
   std::string vc = "vector<" + std::to_string(lenC) + "xf32>";
   std::string g = ", #gpu.address_space<global>>";
-  std::string body =
-      "%t = gpu.thread_id x\n"
-      "%cl = arith.constant " + std::to_string(lenAB) + " : index\n"
-      "%ia = arith.muli %t, %cl : index\n"
-      "%ra = vector.load %A[%ia] : memref<?x" + it + g + ", " + vab + it + ">\n"
-      "%rb = vector.load %B[%ia] : memref<?x" + it + g + ", " + vab + it + ">\n"
-      "%a = arith.bitcast %ra : " + vab + it + "> to " + vab + v.elemTy + ">\n"
-      "%b = arith.bitcast %rb : " + vab + it + "> to " + vab + v.elemTy + ">\n"
-      "%cc = arith.constant " + std::to_string(lenC) + " : index\n"
-      "%ic = arith.muli %t, %cc : index\n"
-      "%c = vector.load %C[%ic] : memref<?xf32" + g + ", " + vc + "\n"
-      "%d = amdgpu.mfma " + std::to_string(v.M) + "x" + std::to_string(v.N) +
-      "x" + std::to_string(v.K) + " %a * %b + %c blgp = none : " + vab +
-      v.elemTy + ">, " + vab + v.elemTy + ">, " + vc + "\n"
-      "vector.store %d, %D[%ic] : memref<?xf32" + g + ", " + vc + "\n";
+  std::string body = "%t = gpu.thread_id x\n"
+                     "%cl = arith.constant " +
+                     std::to_string(lenAB) +
+                     " : index\n"
+                     "%ia = arith.muli %t, %cl : index\n"
+                     "%ra = vector.load %A[%ia] : memref<?x" +
+                     it + g + ", " + vab + it +
+                     ">\n"
+                     "%rb = vector.load %B[%ia] : memref<?x" +
+                     it + g + ", " + vab + it +
+                     ">\n"
+                     "%a = arith.bitcast %ra : " +
+                     vab + it + "> to " + vab + v.elemTy +
+                     ">\n"
+                     "%b = arith.bitcast %rb : " +
+                     vab + it + "> to " + vab + v.elemTy +
+                     ">\n"
+                     "%cc = arith.constant " +
+                     std::to_string(lenC) +
+                     " : index\n"
+                     "%ic = arith.muli %t, %cc : index\n"
+                     "%c = vector.load %C[%ic] : memref<?xf32" +
+                     g + ", " + vc +
+                     "\n"
+                     "%d = amdgpu.mfma " +
+                     std::to_string(v.M) + "x" + std::to_string(v.N) + "x" +
+                     std::to_string(v.K) +
+                     " %a * %b + %c blgp = none : " + vab + v.elemTy + ">, " +
+                     vab + v.elemTy + ">, " + vc +
+                     "\n"
+                     "vector.store %d, %D[%ic] : memref<?xf32" +
+                     g + ", " + vc + "\n";
   std::string args = "%A: memref<?x" + it + g + ", %B: memref<?x" + it + g +
                      ", %C: memref<?xf32" + g + ", %D: memref<?xf32" + g;
   auto m = load(kernel(args, body, 64, v.fnuz ? "gfx942" : "gfx950"));
@@ -179,20 +198,19 @@ TEST(EmulatorMfma, Fp8_32x32x16_Gfx942) {
 }
 // gfx950: same layouts (assumed identical to CDNA3), OCP e4m3fn operands.
 TEST(EmulatorMfma, Fp8_16x16x32_Gfx950) {
-  runVariant({"cdna3_v_mfma_f32_16x16x32_fp8_fp8", 16, 16, 32, true,
-              "f8E4M3FN", false});
+  runVariant({"cdna3_v_mfma_f32_16x16x32_fp8_fp8", 16, 16, 32, true, "f8E4M3FN",
+              false});
 }
 TEST(EmulatorMfma, Fp8_32x32x16_Gfx950) {
-  runVariant({"cdna3_v_mfma_f32_32x32x16_fp8_fp8", 32, 32, 16, true,
-              "f8E4M3FN", false});
+  runVariant({"cdna3_v_mfma_f32_32x32x16_fp8_fp8", 32, 32, 16, true, "f8E4M3FN",
+              false});
 }
 TEST(EmulatorMfma, Bf16_16x16x16) {
-  runVariant({"cdna3_v_mfma_f32_16x16x16_bf16", 16, 16, 16, false, "bf16",
-              true});
+  runVariant(
+      {"cdna3_v_mfma_f32_16x16x16_bf16", 16, 16, 16, false, "bf16", true});
 }
 TEST(EmulatorMfma, Bf16_32x32x8) {
-  runVariant({"cdna3_v_mfma_f32_32x32x8_bf16", 32, 32, 8, false, "bf16",
-              true});
+  runVariant({"cdna3_v_mfma_f32_32x32x8_bf16", 32, 32, 8, false, "bf16", true});
 }
 
 } // namespace

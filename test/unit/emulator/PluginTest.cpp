@@ -70,15 +70,19 @@ TEST(EmulatorPlugin, LoadLaunchAndErrors) {
     EXPECT_EQ(A[i], i * 2.5f);
   // Wrong parameter count.
   EXPECT_NE(p.launch(m, "scale", grid, block, params, 6, err, sizeof(err)), 0);
-  EXPECT_NE(std::string(err).find("7 flattened parameters"), std::string::npos) << err;
+  EXPECT_NE(std::string(err).find("7 flattened parameters"), std::string::npos)
+      << err;
   // The guard lets 128 threads through, but the buffer holds 100: caught.
   n = 128;
   EXPECT_NE(p.launch(m, "scale", grid, block, params, 7, err, sizeof(err)), 0);
-  EXPECT_NE(std::string(err).find("<simt-ir>:12:10: 'memref.load'"), std::string::npos) << err;
+  EXPECT_NE(std::string(err).find("<simt-ir>:12:10: 'memref.load'"),
+            std::string::npos)
+      << err;
   EXPECT_NE(std::string(err).find("index [100]"), std::string::npos) << err;
   // Truncated error message stays NUL-terminated.
   char small[8];
-  EXPECT_NE(p.launch(m, "nope", grid, block, params, 7, small, sizeof(small)), 0);
+  EXPECT_NE(p.launch(m, "nope", grid, block, params, 7, small, sizeof(small)),
+            0);
   EXPECT_EQ(strlen(small), 7u);
   p.unload(m);
   p.unload(nullptr);

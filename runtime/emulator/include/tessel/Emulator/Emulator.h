@@ -1,4 +1,5 @@
-//===- Emulator.h - SIMT IR emulator ------------------------------*- C++ -*-===//
+//===- Emulator.h - SIMT IR emulator ------------------------------*- C++
+//-*-===//
 //
 // Runs SIMT IR kernels (lowering/SIMT_IR.md) on the CPU, with the AMD
 // hardware's lane semantics: wave64 lockstep (wave32 for sm_90 modules) with

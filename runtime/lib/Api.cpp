@@ -1,12 +1,15 @@
 //===- Api.cpp - The C API: contexts, bundles, streams, memory ------------===//
 
 #include "Context.h"
+#include "JitCache.h"
 
 #include <mutex>
 
 using namespace tessel;
 
 namespace tessel {
+
+void embeddedBundle(const void **data, size_t *size);
 
 void rebuildDispatch(tessel_context *ctx) {
   std::vector<const Variant *> vs;
@@ -50,11 +53,10 @@ Status checkKnownAbi(const BundleEntry &e) {
   return Status::ok();
 }
 
-Status loadBundle(tessel_context *ctx, const std::string &path) {
-  auto b = std::make_unique<Bundle>();
-  std::string err;
-  if (!readBundleFile(path, *b, err))
-    return Status::error(TESSEL_ERROR_BUNDLE, err);
+// Adds the entries of b that run on the context's device. `what` names the
+// bundle in messages.
+Status addBundle(tessel_context *ctx, std::unique_ptr<Bundle> b,
+                 const std::string &path) {
   Device *dev = ctx->device;
   std::vector<std::unique_ptr<Variant>> fresh;
   for (const BundleEntry &e : b->entries) {
@@ -83,8 +85,37 @@ Status loadBundle(tessel_context *ctx, const std::string &path) {
   return Status::ok();
 }
 
+Status loadBundle(tessel_context *ctx, const std::string &path) {
+  auto b = std::make_unique<Bundle>();
+  std::string err;
+  if (!readBundleFile(path, *b, err))
+    return Status::error(TESSEL_ERROR_BUNDLE, err);
+  return addBundle(ctx, std::move(b), path);
+}
+
+Status loadEmbeddedBundle(tessel_context *ctx) {
+  const void *data = nullptr;
+  size_t size = 0;
+  embeddedBundle(&data, &size);
+  if (!data || !size)
+    return Status::ok();
+  auto b = std::make_unique<Bundle>();
+  std::string err;
+  if (!parseBundle(data, size, *b, err))
+    return Status::error(TESSEL_ERROR_BUNDLE,
+                         "the bundle built into the library: " + err);
+  return addBundle(ctx, std::move(b), "<built-in>");
+}
+
 } // namespace
 } // namespace tessel
+
+static tessel_status finish(const Status &s) {
+  if (s)
+    return setLastError(s);
+  clearLastError();
+  return TESSEL_SUCCESS;
+}
 
 extern "C" {
 
@@ -163,9 +194,14 @@ tessel_status tessel_context_create(const char *device, int ordinal,
     std::unique_lock<std::shared_mutex> lock(ctx->mu);
     rebuildDispatch(ctx.get());
   }
-  if (!ctx->config.bundle.empty())
+  // TESSEL_BUNDLE replaces the built-in bundle rather than adding to it, so
+  // that a rebuilt bundle with the same variant names can be tried.
+  if (!ctx->config.bundle.empty()) {
     if (Status s = loadBundle(ctx.get(), ctx->config.bundle))
       return setLastError(s.prefix("TESSEL_BUNDLE: "));
+  } else if (Status s = loadEmbeddedBundle(ctx.get())) {
+    return setLastError(s);
+  }
   *out = ctx.release();
   clearLastError();
   return TESSEL_SUCCESS;
@@ -184,6 +220,56 @@ tessel_status tessel_context_load_bundle(tessel_context *ctx,
   return TESSEL_SUCCESS;
 }
 
+tessel_status tessel_context_compile_variant(tessel_context *ctx,
+                                             const char *source_path,
+                                             const char *const *knob_names,
+                                             const int64_t *knob_values,
+                                             size_t num_knobs) {
+  if (!ctx || !source_path || (num_knobs && (!knob_names || !knob_values)))
+    return setLastError(TESSEL_ERROR_INVALID_ARGUMENT,
+                        "tessel_context_compile_variant: null argument");
+  KnobList knobs;
+  for (size_t i = 0; i < num_knobs; ++i) {
+    if (!knob_names[i])
+      return setLastError(TESSEL_ERROR_INVALID_ARGUMENT,
+                          "tessel_context_compile_variant: knob name %zu is "
+                          "null",
+                          i);
+    knobs.emplace_back(knob_names[i], knob_values[i]);
+  }
+  Device *dev = ctx->device;
+  std::string target = dev->codeFormat() == CodeFormat::Simt
+                           ? "emu-" + dev->arch()
+                           : dev->arch();
+  JitCache cache(ctx->config.cacheDir, ctx->config.jitLibrary);
+  auto b = std::make_unique<Bundle>();
+  b->entries.emplace_back();
+  bool hit = false;
+  if (Status s =
+          cache.getOrCompile(source_path, target, knobs, b->entries[0], &hit))
+    return setLastError(s);
+  if (b->entries[0].target != dev->arch() ||
+      b->entries[0].format != dev->codeFormat())
+    return setLastError(TESSEL_ERROR_NO_KERNEL,
+                        "the JIT plugin returned code for %s (%s), not for "
+                        "this %s device (%s)",
+                        b->entries[0].target.c_str(),
+                        codeFormatName(b->entries[0].format), dev->kind(),
+                        dev->arch().c_str());
+  {
+    // Compiling the same variant again is a no-op.
+    std::shared_lock<std::shared_mutex> lock(ctx->mu);
+    for (const auto &v : ctx->variants)
+      if (v->entry->name == b->entries[0].name &&
+          v->entry->code == b->entries[0].code)
+        return finish(Status::ok());
+  }
+  if (ctx->config.logTunedConfig)
+    fprintf(stderr, "tessel: JIT %s for %s: %s\n", source_path, target.c_str(),
+            hit ? "cache hit" : "compiled");
+  return finish(addBundle(ctx, std::move(b), source_path));
+}
+
 const char *tessel_context_device_kind(const tessel_context *ctx) {
   return ctx ? ctx->device->kind() : "";
 }
@@ -197,13 +283,6 @@ int tessel_context_cu_count(const tessel_context *ctx) {
 #define TESSEL_CHECK_CTX(fn)                                                   \
   if (!ctx)                                                                    \
     return setLastError(TESSEL_ERROR_INVALID_ARGUMENT, fn ": ctx is null");
-
-static tessel_status finish(const Status &s) {
-  if (s)
-    return setLastError(s);
-  clearLastError();
-  return TESSEL_SUCCESS;
-}
 
 tessel_status tessel_stream_create(tessel_context *ctx, tessel_stream *out) {
   TESSEL_CHECK_CTX("tessel_stream_create");

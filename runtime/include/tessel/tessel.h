@@ -91,7 +91,8 @@ TESSEL_API tessel_status tessel_config_set(const char *name, const char *value);
  * device: "emu", "emu:gfx942", "emu:gfx950", "cuda", "hip", "auto", or NULL
  * for the TESSEL_DEVICE knob (default "auto": cuda if it initializes with at
  * least one device, else hip, else emu). ordinal: the device index.
- * The bundle named by TESSEL_BUNDLE, if set, is loaded; so is the tuned table
+ * The bundle named by TESSEL_BUNDLE is loaded if set, else the bundle built
+ * into the library (CMake TESSEL_EMBED_BUNDLE) if any; so is the tuned table
  * directory (TESSEL_TUNED_DIR, default: the tables built into the library). */
 TESSEL_API tessel_status tessel_context_create(const char *device, int ordinal,
                                                tessel_context **out);
@@ -102,6 +103,16 @@ TESSEL_API void tessel_context_destroy(tessel_context *ctx);
  * variants; a variant name seen before is an error. */
 TESSEL_API tessel_status tessel_context_load_bundle(tessel_context *ctx,
                                                     const char *path);
+
+/* Just-in-time compiles the tile-dialect kernel in source_path for the
+ * context's target with the given knob values (or finds it in the on-disk
+ * cache, TESSEL_CACHE_DIR) and adds it as a variant, as if from a bundle.
+ * Needs the compiler plugin libtessel_jit.so (tessel/jit_plugin.h) next to
+ * the runtime library or named by TESSEL_JIT_LIBRARY; without it, returns
+ * TESSEL_ERROR_NO_KERNEL. Not for the launch path (it compiles and loads). */
+TESSEL_API tessel_status tessel_context_compile_variant(
+    tessel_context *ctx, const char *source_path, const char *const *knob_names,
+    const int64_t *knob_values, size_t num_knobs);
 
 /* The device kind ("emu", "cuda", "hip") and the target arch ("gfx942",
  * "gfx950", "sm_90", ...) of the context. */

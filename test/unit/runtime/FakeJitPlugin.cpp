@@ -42,19 +42,37 @@ int tessel_jit_compile(const char *sourcePath, const char *target,
     snprintf(err, errLen, "fake JIT compiles only emu targets, not %s", target);
     return 1;
   }
+  int64_t tpp = 1, bf16 = 1;
+  std::string knobs;
+  for (size_t i = 0; i < n; ++i) {
+    knobs += std::string(i ? "," : "") + "\"" + names[i] +
+             "\":" + std::to_string(values[i]);
+    if (std::string(names[i]) == "tokens_per_program")
+      tpp = values[i];
+    if (std::string(names[i]) == "k_bf16")
+      bf16 = values[i];
+  }
   std::string text =
       "FAKE-SIMT kernel=indexer_k_cache_write fp8=" +
       std::string(std::string(target) == "emu-gfx942" ? "e4m3fnuz" : "e4m3fn") +
-      " tpp=1";
-  std::string knobs;
-  for (size_t i = 0; i < n; ++i)
-    knobs += std::string(i ? "," : "") + "\"" + names[i] +
-             "\":" + std::to_string(values[i]);
-  std::string m = "{\"name\":\"jit.v\",\"kernel\":\"indexer_k_cache_write\","
+      " tpp=" + std::to_string(tpp);
+  // The op's launch ABI: three memrefs of five parameters, then scalars.
+  std::string args;
+  for (const char *mem : {"k", "slot_mapping", "cache"})
+    for (int f = 0; f < 5; ++f)
+      args += std::string(args.empty() ? "" : ",") + "{\"name\":\"" + mem +
+              "." + std::to_string(f) + "\",\"kind\":\"" +
+              (f < 2 ? "ptr" : "i64") + "\"}";
+  args += ",{\"name\":\"num_tokens\",\"kind\":\"i32\"}"
+          ",{\"name\":\"k_row_stride\",\"kind\":\"i64\"}"
+          ",{\"name\":\"block_size\",\"kind\":\"i32\"}"
+          ",{\"name\":\"num_slots\",\"kind\":\"i64\"}";
+  std::string m = "{\"name\":\"jit.indexer.bf16_" + std::to_string(bf16) +
+                  ".tpp_" + std::to_string(tpp) +
+                  "\",\"kernel\":\"indexer_k_cache_write\","
                   "\"target\":\"" +
                   std::string(target) + "\",\"knobs\":{" + knobs +
-                  "},\"args\":[{\"name\":\"n\",\"kind\":\"i32\"}],"
-                  "\"block\":[64]}";
+                  "},\"args\":[" + args + "],\"block\":[64]}";
   *code = malloc(text.size());
   memcpy(*code, text.data(), text.size());
   *codeLen = text.size();

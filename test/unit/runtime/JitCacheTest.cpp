@@ -5,6 +5,8 @@
 
 #include <gtest/gtest.h>
 
+#include <algorithm>
+#include <cstring>
 #include <dirent.h>
 #include <sys/stat.h>
 #include <sys/wait.h>
@@ -158,4 +160,73 @@ TEST_F(JitCacheTest, ConcurrentProcessesShareOneValidEntry) {
   ASSERT_TRUE(cache.getOrCompile(source, "emu-gfx942", {{"k_bf16", 1}}, e, &hit)
                   .isOk());
   EXPECT_TRUE(hit);
+}
+
+TEST_F(JitCacheTest, ContextCompilesAMissingVariant) {
+  ASSERT_EQ(tessel_config_set("TESSEL_EMU_LIBRARY", FAKE_EMU_PATH), 0);
+  ASSERT_EQ(tessel_config_set("TESSEL_JIT_LIBRARY", FAKE_JIT_PATH), 0);
+  ASSERT_EQ(tessel_config_set("TESSEL_CACHE_DIR", cacheDir.c_str()), 0);
+  tessel_context *ctx = nullptr;
+  ASSERT_EQ(tessel_context_create("emu:gfx950", 0, &ctx), TESSEL_SUCCESS)
+      << tessel_last_error();
+  alignas(64) static uint16_t k[3 * 128];
+  alignas(64) static int64_t slots[3] = {5, -1, 0};
+  alignas(64) static uint8_t cache[2 * 4 * 132];
+  for (int i = 0; i < 3 * 128; ++i)
+    k[i] = static_cast<uint16_t>(0x3f80 + (i % 64)); // bf16 values near 1..2
+  tessel_tensor tk = makeTensor(k, TESSEL_DTYPE_BF16, {3, 128}, {128, 1});
+  tessel_tensor ts = makeTensor(slots, TESSEL_DTYPE_I64, {3}, {1});
+  tessel_tensor tc = makeTensor(cache, TESSEL_DTYPE_U8, {2, 4, 1, 132},
+                                {4 * 132, 132, 132, 1});
+  EXPECT_EQ(tessel_indexer_k_cache_write(ctx, &tk, &ts, &tc, nullptr),
+            TESSEL_ERROR_NO_KERNEL);
+
+  const char *names[] = {"k_bf16", "tokens_per_program"};
+  int64_t values[] = {1, 2};
+  ASSERT_EQ(
+      tessel_context_compile_variant(ctx, source.c_str(), names, values, 2),
+      TESSEL_SUCCESS)
+      << tessel_last_error();
+  EXPECT_EQ(compiles(), 1);
+  // Again: no compile, no duplicate-variant error.
+  ASSERT_EQ(
+      tessel_context_compile_variant(ctx, source.c_str(), names, values, 2),
+      TESSEL_SUCCESS)
+      << tessel_last_error();
+  EXPECT_EQ(compiles(), 1);
+  EXPECT_EQ(tessel_indexer_k_cache_write(ctx, &tk, &ts, &tc, nullptr),
+            TESSEL_SUCCESS)
+      << tessel_last_error();
+  // Slot 5 is block 1, offset 1: its scale is amax/448 of row 0.
+  float scale;
+  memcpy(&scale, cache + 4 * 132 + 4 * 128 + 1 * 4, 4);
+  float amax = 0;
+  for (int d = 0; d < 128; ++d) {
+    uint32_t u = static_cast<uint32_t>(k[d]) << 16;
+    float f;
+    memcpy(&f, &u, 4);
+    amax = std::max(amax, f);
+  }
+  EXPECT_FLOAT_EQ(scale, amax / 448.0f);
+  tessel_context_destroy(ctx);
+
+  // A new context hits the on-disk cache.
+  ASSERT_EQ(tessel_context_create("emu:gfx950", 0, &ctx), TESSEL_SUCCESS);
+  ASSERT_EQ(
+      tessel_context_compile_variant(ctx, source.c_str(), names, values, 2),
+      TESSEL_SUCCESS);
+  EXPECT_EQ(compiles(), 1);
+  // No plugin: a clear error.
+  ASSERT_EQ(tessel_config_set("TESSEL_JIT_LIBRARY", "/none/libtessel_jit.so"),
+            0);
+  tessel_context_destroy(ctx);
+  ASSERT_EQ(tessel_context_create("emu:gfx950", 0, &ctx), TESSEL_SUCCESS);
+  EXPECT_EQ(
+      tessel_context_compile_variant(ctx, source.c_str(), names, values, 2),
+      TESSEL_ERROR_NO_KERNEL);
+  EXPECT_NE(std::string(tessel_last_error()).find("libtessel_jit.so"),
+            std::string::npos);
+  tessel_context_destroy(ctx);
+  tessel_config_set("TESSEL_JIT_LIBRARY", "");
+  tessel_config_set("TESSEL_CACHE_DIR", "");
 }

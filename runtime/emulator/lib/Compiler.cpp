@@ -1030,6 +1030,14 @@ LogicalResult KernelCompiler::compileOp(Operation *op) {
     I.d = d, I.n = src.size(), I.x = auxPush(src);
     return success();
   }
+  if (isa<vector::ShapeCastOp>(op))
+    return unary(copyH()); // row-major element order is unchanged
+  if (auto st = dyn_cast<vector::StepOp>(op)) {
+    uint32_t d = def(st.getResult());
+    for (unsigned i = 0, n = numElems(st.getType()); i < n; ++i)
+      K.consts.push_back({d + i, i});
+    return success();
+  }
   if (auto b = dyn_cast<vector::BitCastOp>(op)) {
     auto a = use(op, b.getSource());
     if (failed(a))

@@ -289,6 +289,15 @@ Status validateIndexerKCacheWrite(const tessel_tensor *k,
     return bad("k: row stride %" PRId64 " is smaller than head_dim %lld "
                "(rows overlap)",
                p.kRowStride, (long long)kIndexerHeadDim);
+  // The kernels load 16-byte vectors and are compiled with the promise that
+  // the row stride is a multiple of 8 elements (tile.divisibility).
+  if (p.numTokens > 1 && p.kRowStride % 8 != 0)
+    return bad("k: row stride %" PRId64 " must be a multiple of 8 elements",
+               p.kRowStride);
+  // With one token the stride is never used; pass a value that keeps the
+  // kernel's promise.
+  if (p.numTokens <= 1)
+    p.kRowStride = kIndexerHeadDim;
   if (p.numTokens > 0 && !k->data)
     return bad("k: data is null");
   if (reinterpret_cast<uintptr_t>(k->data) % 16 != 0)

@@ -138,8 +138,8 @@ TESSEL_API tessel_status tessel_memcpy(tessel_context *ctx, void *dst,
 
 /* Quantizes k to fp8 and writes it with its per-token scale into the paged
  * indexer K cache (DESIGN.md 3.4).
- *  k            [T, 128] bf16 or f32; any row stride >= 128, unit inner
- *               stride; 16-byte aligned base.
+ *  k            [T, 128] bf16 or f32; row stride >= 128 and a multiple of 8
+ *               elements, unit inner stride; 16-byte aligned base.
  *  slot_mapping [T] int64, unit stride (slot = block*block_size + offset;
  *               negative slots are skipped). On the emu device every slot
  *               must be < num_blocks*block_size; on GPUs slots past the

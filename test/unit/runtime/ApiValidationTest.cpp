@@ -115,6 +115,8 @@ TEST_F(IndexerValidation, K) {
   expectBad([&] { k.strides[0] = 100; },
             "k: row stride 100 is smaller than head_dim");
   expectBad([&] { k.strides[0] = -256; }, "k: strides[0] = -256 is negative");
+  expectBad([&] { k.strides[0] = 130; },
+            "k: row stride 130 must be a multiple of 8 elements");
   expectBad([&] { k.data = static_cast<uint8_t *>(k.data) + 2; }, "k: data");
   expectBad([&] { k.data = static_cast<uint8_t *>(k.data) + 2; },
             "is not 16-byte aligned");
@@ -124,7 +126,7 @@ TEST_F(IndexerValidation, K) {
         s.shape[0] = k.shape[0];
       },
       "k: 1099511627776 tokens exceed the kernel's i32 token count");
-  expectBad([&] { k.strides[0] = INT64_MAX / 2; },
+  expectBad([&] { k.strides[0] = (INT64_MAX / 16) * 8; },
             "k: extent overflows 64 bits");
   SetUp();
 }

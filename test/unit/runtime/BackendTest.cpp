@@ -126,10 +126,10 @@ TEST(Marshalling, FlattensIntoThe19ParamAbi) {
       ArgKind::I32, ArgKind::I64, ArgKind::I32, ArgKind::I64};
   EXPECT_EQ(indexerKCacheWriteAbi(), want);
 
-  alignas(64) static uint8_t kmem[7 * 300 * 4];
+  alignas(64) static uint8_t kmem[7 * 304 * 4];
   alignas(64) static int64_t smem[7];
   alignas(64) static uint8_t cmem[3 * 32 * 132];
-  tessel_tensor k = makeTensor(kmem, TESSEL_DTYPE_F32, {7, 128}, {300, 1});
+  tessel_tensor k = makeTensor(kmem, TESSEL_DTYPE_F32, {7, 128}, {304, 1});
   tessel_tensor s = makeTensor(smem, TESSEL_DTYPE_I64, {7}, {1});
   tessel_tensor c = makeTensor(cmem, TESSEL_DTYPE_U8, {3, 32, 1, 132},
                                {32 * 132, 132, 132, 1});
@@ -142,11 +142,11 @@ TEST(Marshalling, FlattensIntoThe19ParamAbi) {
   auto ptrAt = [&](int i) { return *static_cast<void **>(a.params[i]); };
   auto i64At = [&](int i) { return *static_cast<int64_t *>(a.params[i]); };
   auto i32At = [&](int i) { return *static_cast<int32_t *>(a.params[i]); };
-  // k: memref<?xi8> over the bytes of rows 0..6 with row stride 300 floats.
+  // k: memref<?xi8> over the bytes of rows 0..6 with row stride 304 floats.
   EXPECT_EQ(ptrAt(0), kmem);
   EXPECT_EQ(ptrAt(1), kmem);
   EXPECT_EQ(i64At(2), 0);
-  EXPECT_EQ(i64At(3), (6 * 300 + 128) * 4);
+  EXPECT_EQ(i64At(3), (6 * 304 + 128) * 4);
   EXPECT_EQ(i64At(4), 1);
   // slot_mapping: memref<?xi64> of 7 elements.
   EXPECT_EQ(ptrAt(5), smem);
@@ -162,7 +162,7 @@ TEST(Marshalling, FlattensIntoThe19ParamAbi) {
   EXPECT_EQ(i64At(14), 1);
   // Scalars.
   EXPECT_EQ(i32At(15), 7);
-  EXPECT_EQ(i64At(16), 300);
+  EXPECT_EQ(i64At(16), 304);
   EXPECT_EQ(i32At(17), 32);
   EXPECT_EQ(i64At(18), 96);
   // Every parameter points into the argument block (nothing allocated).

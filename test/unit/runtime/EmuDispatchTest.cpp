@@ -231,16 +231,17 @@ TEST_F(EmuDispatch, TesselBundleEnvironmentAndLogging) {
   testing::internal::CaptureStderr();
   ASSERT_EQ(p.run(ctx), TESSEL_SUCCESS) << tessel_last_error();
   std::string log = testing::internal::GetCapturedStderr();
-  // The built-in gfx942 table has bucket 256 (tpp 1) and 4096 (tpp 4); 300
-  // rounds to 512, nearest in log2 is 256.
+  // The built-in gfx942 table has buckets 1, 256, 4096, ... with
+  // tokens_per_program 4 at 256; 300 rounds to 512, whose nearest bucket in
+  // log2 is 256; the grid is ceil(300 / 4) = 75.
   EXPECT_NE(log.find("indexer_k_cache_write arch=gfx942 cu_num=304"),
             std::string::npos)
       << log;
-  EXPECT_NE(log.find("tokens=300 -> indexer_k_cache_write.bf16.t1.w1.gfx942"),
+  EXPECT_NE(log.find("tokens=300 -> indexer_k_cache_write.bf16.t4.w1.gfx942"),
             std::string::npos)
       << log;
   EXPECT_NE(log.find("rule=nearest-bucket"), std::string::npos) << log;
-  EXPECT_NE(log.find("grid=300"), std::string::npos) << log;
+  EXPECT_NE(log.find("grid=75 "), std::string::npos) << log;
   EXPECT_EQ(p.check(Fp8::E4M3FNUZ), 0);
   tessel_context_destroy(ctx);
   tessel_config_set("TESSEL_BUNDLE", "");

@@ -174,69 +174,72 @@ int main(int argc, char **argv) {
   }
 
   using clk = std::chrono::steady_clock;
-  // Warm up (module load is done at bundle load; this warms caches).
-  for (int i = 0; i < 200; ++i)
-    if (tessel_indexer_k_cache_write(ctx, &tk, &ts, &tc, stream))
-      die("launch");
-  tessel_stream_synchronize(ctx, stream);
-
-  std::vector<double> us;
-  us.reserve(calls);
-  for (int i = 0; i < calls; ++i) {
-    auto t0 = clk::now();
-    tessel_status s = tessel_indexer_k_cache_write(ctx, &tk, &ts, &tc, stream);
-    auto t1 = clk::now();
-    if (s)
-      die("launch");
-    us.push_back(std::chrono::duration<double, std::micro>(t1 - t0).count());
-    // Drain now and then so the launch queue never fills (a full queue
-    // would make launches block and measure the GPU, not the host).
-    if (i % 512 == 511)
-      tessel_stream_synchronize(ctx, stream);
-  }
-  tessel_stream_synchronize(ctx, stream);
-  Stats st = stats(us);
-
-  // Baseline: the bare driver launch of a kernel with the same signature.
-  Stats base{0, 0, 0};
-  bool haveBase = false;
+  // The bare driver launch of a kernel with the same signature, as the
+  // baseline (built-in bundle only: the same empty kernel).
+  using LaunchFn =
+      int (*)(void *, unsigned, unsigned, unsigned, unsigned, unsigned,
+              unsigned, unsigned, void *, void **, void **);
+  LaunchFn bare = nullptr;
+  void *bareFn = nullptr;
   if (builtIn) {
     void *lib = dlopen("libcuda.so.1", RTLD_NOW | RTLD_NOLOAD);
     using LoadFn = int (*)(void **, const void *);
     using GetFn = int (*)(void **, void *, const char *);
-    using LaunchFn =
-        int (*)(void *, unsigned, unsigned, unsigned, unsigned, unsigned,
-                unsigned, unsigned, void *, void **, void **);
     auto load = lib ? (LoadFn)dlsym(lib, "cuModuleLoadData") : nullptr;
     auto get = lib ? (GetFn)dlsym(lib, "cuModuleGetFunction") : nullptr;
-    auto launch = lib ? (LaunchFn)dlsym(lib, "cuLaunchKernel") : nullptr;
-    void *mod = nullptr, *fn = nullptr;
-    if (load && get && launch && load(&mod, kEmptyPtx) == 0 &&
-        get(&fn, mod, "indexer_k_cache_write") == 0) {
-      uint64_t v[19] = {};
-      void *params[19];
-      for (int i = 0; i < 19; ++i)
-        params[i] = &v[i];
-      std::vector<double> bus;
-      bus.reserve(calls);
-      for (int i = 0; i < calls; ++i) {
-        auto t0 = clk::now();
-        int r = launch(fn, 1, 1, 1, 64, 1, 1, 0, stream, params, nullptr);
-        auto t1 = clk::now();
-        if (r)
-          break;
-        bus.push_back(
-            std::chrono::duration<double, std::micro>(t1 - t0).count());
-        if (i % 512 == 511)
-          tessel_stream_synchronize(ctx, stream);
-      }
-      tessel_stream_synchronize(ctx, stream);
-      if (!bus.empty()) {
-        base = stats(bus);
-        haveBase = true;
-      }
-    }
+    void *mod = nullptr;
+    if (load && get && load(&mod, kEmptyPtx) == 0 &&
+        get(&bareFn, mod, "indexer_k_cache_write") == 0)
+      bare = lib ? (LaunchFn)dlsym(lib, "cuLaunchKernel") : nullptr;
   }
+  uint64_t zeros[19] = {};
+  void *bareParams[19];
+  for (int i = 0; i < 19; ++i)
+    bareParams[i] = &zeros[i];
+
+  using clk = std::chrono::steady_clock;
+  // Warm up (modules were loaded with the bundle; this warms caches).
+  for (int i = 0; i < 500; ++i)
+    if (tessel_indexer_k_cache_write(ctx, &tk, &ts, &tc, stream))
+      die("launch");
+  tessel_stream_synchronize(ctx, stream);
+
+  // Interleave rounds of both so that clock and driver drift hit both alike.
+  // Drain the stream between batches so the launch queue never fills (a full
+  // queue would make launches block and time the GPU, not the host).
+  std::vector<double> us, bus;
+  us.reserve(calls);
+  bus.reserve(calls);
+  const int kBatch = 256;
+  for (int done = 0; done < calls; done += kBatch) {
+    for (int i = 0; i < kBatch; ++i) {
+      auto t0 = clk::now();
+      tessel_status s =
+          tessel_indexer_k_cache_write(ctx, &tk, &ts, &tc, stream);
+      auto t1 = clk::now();
+      if (s)
+        die("launch");
+      us.push_back(std::chrono::duration<double, std::micro>(t1 - t0).count());
+    }
+    tessel_stream_synchronize(ctx, stream);
+    if (!bare)
+      continue;
+    for (int i = 0; i < kBatch; ++i) {
+      auto t0 = clk::now();
+      int r = bare(bareFn, 1, 1, 1, 64, 1, 1, 0, stream, bareParams, nullptr);
+      auto t1 = clk::now();
+      if (r) {
+        fprintf(stderr, "bare cuLaunchKernel failed: %d\n", r);
+        bare = nullptr;
+        break;
+      }
+      bus.push_back(std::chrono::duration<double, std::micro>(t1 - t0).count());
+    }
+    tessel_stream_synchronize(ctx, stream);
+  }
+  Stats st = stats(us);
+  bool haveBase = !bus.empty();
+  Stats base = haveBase ? stats(bus) : Stats{0, 0, 0};
 
   printf("tokens per call: %lld, calls: %d\n", tokens, calls);
   printf("tessel_indexer_k_cache_write: median %.2f us, p90 %.2f us, mean "

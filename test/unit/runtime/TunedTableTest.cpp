@@ -6,6 +6,8 @@
 
 #include <gtest/gtest.h>
 
+#include <random>
+
 using namespace tessel;
 using namespace tessel_test;
 
@@ -261,4 +263,29 @@ TEST(Dispatch, NoVariantsMeansNoPick) {
   IndexerPick p = d.pick(key(16));
   EXPECT_EQ(p.rule, PickRule::None);
   EXPECT_EQ(p.variant, nullptr);
+}
+
+TEST(TunedTable, SurvivesRandomBytes) {
+  std::mt19937 rng(99);
+  std::string good = std::string(kHeader) +
+                     "gfx942,304,128,64,bf16,0,16,indexer_k_cache_write,4,1,"
+                     "0,1.5,2.5\n";
+  for (int iter = 0; iter < 3000; ++iter) {
+    std::string text = good;
+    if (iter % 3 == 0) {
+      text.resize(rng() % 300);
+      for (char &c : text)
+        c = static_cast<char>(rng());
+    } else {
+      for (int n = 0; n < 1 + int(rng() % 4); ++n)
+        text[rng() % text.size()] = "0,x\n#-. \t9\r"[rng() % 11];
+      text.resize(rng() % (text.size() + 1));
+    }
+    TunedTable t;
+    Status s = parseTunedTable(text, "fuzz.csv", indexerKCacheWriteSchema(), t);
+    if (!s.isOk()) {
+      EXPECT_EQ(s.code(), TESSEL_ERROR_TABLE);
+      EXPECT_EQ(s.message().rfind("fuzz.csv:", 0), 0u) << s.message();
+    }
+  }
 }

@@ -1588,6 +1588,18 @@ const Kernel *Module::find(StringRef name) const {
   return nullptr;
 }
 
+llvm::Expected<std::optional<Dim3>>
+Module::knownBlockSize(StringRef kernel) const {
+  const Kernel *K = find(kernel);
+  if (!K)
+    return llvm::createStringError(llvm::inconvertibleErrorCode(),
+                                   "no kernel named '" + kernel.str() + "'");
+  if (!K->hasKnownBlock)
+    return std::optional<Dim3>();
+  return std::optional<Dim3>(
+      Dim3{K->knownBlock[0], K->knownBlock[1], K->knownBlock[2]});
+}
+
 llvm::Expected<size_t> Module::numParams(StringRef kernel) const {
   const Kernel *K = find(kernel);
   if (!K)

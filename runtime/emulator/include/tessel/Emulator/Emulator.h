@@ -31,6 +31,7 @@
 
 #include <cstdint>
 #include <memory>
+#include <optional>
 #include <string>
 #include <vector>
 
@@ -99,6 +100,9 @@ public:
   static llvm::Expected<std::unique_ptr<Module>> fromModule(mlir::ModuleOp m);
 
   std::vector<std::string> kernelNames() const;
+
+  /// The kernel's `known_block_size`, if it has one.
+  llvm::Expected<std::optional<Dim3>> knownBlockSize(llvm::StringRef kernel) const;
 
   /// Number of flattened launch parameters of `kernel` (SIMT_IR.md).
   llvm::Expected<size_t> numParams(llvm::StringRef kernel) const;

@@ -1891,7 +1891,9 @@ std::string runKernel(const Kernel &K, const LaunchConfig &cfg,
     G.id[1] = (uint32_t)((linear / cfg.grid[0]) % cfg.grid[1]);
     G.id[2] = (uint32_t)(linear / ((uint64_t)cfg.grid[0] * cfg.grid[1]));
     G.active = true;
-    G.lds.assign(K.ldsBytes, 0);
+    // LDS contents carry over between workgroups of a slot, as on hardware;
+    // the written-bits are reset so stale data cannot be read.
+    G.lds.resize(K.ldsBytes);
     G.ldsInit.assign(K.ldsBytes, 0);
     if (G.waves.size() != numWaves) {
       G.waves.resize(numWaves);
@@ -1900,7 +1902,12 @@ std::string runKernel(const Kernel &K, const LaunchConfig &cfg,
     }
     for (unsigned w = 0; w < numWaves; ++w) {
       Wave &W = G.waves[w];
-      G.regs[w].assign((size_t)K.numSlots * kLanes, 0);
+      // Registers are reused across the workgroups of a slot: every SSA
+      // value is written before it is read, so only constants need setting,
+      // and only once.
+      bool fresh = G.regs[w].size() != (size_t)K.numSlots * kLanes;
+      if (fresh)
+        G.regs[w].assign((size_t)K.numSlots * kLanes, 0);
       G.mrefs[w] = argRefs;
       W.R = G.regs[w].data();
       W.M = G.mrefs[w].data();
@@ -1915,8 +1922,9 @@ std::string runKernel(const Kernel &K, const LaunchConfig &cfg,
       uint64_t lanes = std::min<uint64_t>(ws, threads - (uint64_t)w * ws);
       W.full = lanes >= 64 ? ~0ull : ((1ull << lanes) - 1);
       W.exec = W.full;
-      for (const ConstInit &c : K.consts)
-        std::fill_n(W.slot(c.slot), kLanes, c.bits);
+      if (fresh)
+        for (const ConstInit &c : K.consts)
+          std::fill_n(W.slot(c.slot), kLanes, c.bits);
       for (auto &[s, v] : argSlots)
         std::fill_n(W.slot(s), kLanes, v);
       for (const LdsAlloc &a : K.lds) {

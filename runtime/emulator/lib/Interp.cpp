@@ -1613,8 +1613,9 @@ Handler intBinary(Op op) {
   case Op::X:                                                                  \
     return intBin<Op::X>;
     C(AddI)
-    C(SubI) C(MulI) C(AndI) C(OrI) C(XOrI) C(ShLI) C(ShRSI) C(ShRUI) C(MaxSI)
-        C(MaxUI) C(MinSI) C(MinUI) C(MulHiSI) C(MulHiUI)
+    C(SubI)
+    C(MulI) C(AndI) C(OrI) C(XOrI) C(ShLI) C(ShRSI) C(ShRUI) C(MaxSI) C(MaxUI)
+        C(MinSI) C(MinUI) C(MulHiSI) C(MulHiUI)
 #undef C
 #define C(X)                                                                   \
   case Op::X:                                                                  \
@@ -1631,8 +1632,9 @@ template <FK F> Handler floatBinaryT(Op op) {
   case Op::X:                                                                  \
     return fltBin<Op::X, F>;
     C(AddF)
-    C(SubF) C(MulF) C(DivF) C(RemF) C(MaximumF) C(MinimumF) C(MaxNumF)
-        C(MinNumF) C(CopySign) C(PowF)
+    C(SubF)
+    C(MulF) C(DivF) C(RemF) C(MaximumF) C(MinimumF) C(MaxNumF) C(MinNumF)
+        C(CopySign) C(PowF)
 #undef C
             default : return nullptr;
   }
@@ -1648,11 +1650,11 @@ template <FK F> Handler floatUnaryT(Op op) {
   case Op::X:                                                                  \
     return fltUnary<Op::X, F>;
     C(NegF)
-    C(AbsF) C(Exp) C(Exp2) C(Log) C(Log2) C(Sqrt) C(Rsqrt) C(Tanh) C(Ceil)
-        C(Floor) C(Round) C(RoundEven) C(Trunc) C(Sin) C(Cos) C(Erf) C(Log1p)
-            C(Expm1)
+    C(AbsF)
+    C(Exp) C(Exp2) C(Log) C(Log2) C(Sqrt) C(Rsqrt) C(Tanh) C(Ceil) C(Floor)
+        C(Round) C(RoundEven) C(Trunc) C(Sin) C(Cos) C(Erf) C(Log1p) C(Expm1)
 #undef C
-                default : return nullptr;
+            default : return nullptr;
   }
 }
 Handler floatUnary(Op op, FK f){
@@ -1726,7 +1728,8 @@ template <FK F> Handler reduceFT(Op op) {
   case Op::X:                                                                  \
     return reduceF<Op::X, F>;
     C(AddF)
-    C(MulF) C(MaximumF) C(MinimumF) C(MaxNumF) C(MinNumF)
+    C(MulF)
+    C(MaximumF) C(MinimumF) C(MaxNumF) C(MinNumF)
 #undef C
         default : return nullptr;
   }
@@ -1742,7 +1745,8 @@ Handler reduceH(Op op, FK f, bool isFloat) {
   case Op::X:                                                                  \
     return reduceI<Op::X>;
     C(AddI)
-    C(MulI) C(AndI) C(OrI) C(XOrI) C(MaxSI) C(MaxUI) C(MinSI) C(MinUI)
+    C(MulI)
+    C(AndI) C(OrI) C(XOrI) C(MaxSI) C(MaxUI) C(MinSI) C(MinUI)
 #undef C
         default : return nullptr;
   }

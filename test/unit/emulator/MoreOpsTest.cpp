@@ -49,8 +49,9 @@ TEST(EmulatorMore, LdsTreeReductionManyWorkgroups) {
       memref.store %v, %O[%b] : memref<?xi32, #gpu.address_space<global>>
     }
   )";
-  auto m = load(kernel("%A: " + kI32 + ", %O: " + kI32, body, 256, "gfx942",
-                       "workgroup(%L : memref<256xi32, #gpu.address_space<workgroup>>)"));
+  auto m = load(
+      kernel("%A: " + kI32 + ", %O: " + kI32, body, 256, "gfx942",
+             "workgroup(%L : memref<256xi32, #gpu.address_space<workgroup>>)"));
   ASSERT_TRUE(m);
   const int nb = 150;
   std::vector<int32_t> A(nb * 256), O(nb, -1);
@@ -58,10 +59,10 @@ TEST(EmulatorMore, LdsTreeReductionManyWorkgroups) {
     A[i] = (int32_t)(i * 7 % 1001);
   LaunchOptions o;
   o.maxResidentWorkgroups = 16;
-  EXPECT_OK(m->launchArgs("k", {nb, 1, 1}, {256, 1, 1},
-                          {KernelArg::buffer(A.data(), A.size()),
-                           KernelArg::buffer(O.data(), nb)},
-                          o));
+  EXPECT_OK(m->launchArgs(
+      "k", {nb, 1, 1}, {256, 1, 1},
+      {KernelArg::buffer(A.data(), A.size()), KernelArg::buffer(O.data(), nb)},
+      o));
   for (int b = 0; b < nb; ++b) {
     int64_t s = 0;
     for (int i = 0; i < 256; ++i)
@@ -181,11 +182,10 @@ TEST(EmulatorMore, RawBufferVectorAndAtomics) {
   std::vector<int32_t> C(65, 0);
   for (int i = 0; i < 256; ++i)
     A[i] = i + 0.25f;
-  EXPECT_OK(m->launchArgs("k", {1, 1, 1}, {64, 1, 1},
-                          {KernelArg::buffer(A.data(), 130),
-                           KernelArg::buffer(O.data(), 256),
-                           KernelArg::buffer(S.data(), 1),
-                           KernelArg::buffer(C.data(), 65)}));
+  EXPECT_OK(m->launchArgs(
+      "k", {1, 1, 1}, {64, 1, 1},
+      {KernelArg::buffer(A.data(), 130), KernelArg::buffer(O.data(), 256),
+       KernelArg::buffer(S.data(), 1), KernelArg::buffer(C.data(), 65)}));
   for (int i = 0; i < 256; ++i)
     EXPECT_EQ(O[i], i < 130 ? i + 0.25f : 0.0f) << i;
   EXPECT_EQ(S[0], 64.5f);
@@ -206,8 +206,9 @@ TEST(EmulatorMore, PerDimensionBoundsCheck) {
     %x = arith.constant 1.0 : f32
     memref.store %x, %L[%c0, %c70] : memref<64x64xf32, #gpu.address_space<workgroup>> loc("md.mlir":4:5)
   )";
-  auto m = load(kernel("%O: " + kF32, body, 64, "gfx942",
-                       "workgroup(%L : memref<64x64xf32, #gpu.address_space<workgroup>>)"));
+  auto m = load(kernel(
+      "%O: " + kF32, body, 64, "gfx942",
+      "workgroup(%L : memref<64x64xf32, #gpu.address_space<workgroup>>)"));
   ASSERT_TRUE(m);
   std::vector<float> O(1);
   std::string e = errOf(m->launchArgs("k", {1, 1, 1}, {64, 1, 1},

@@ -4,6 +4,8 @@
 
 #include <dlfcn.h>
 
+#include <thread>
+
 #include <vector>
 
 using namespace tessel::emu::test;
@@ -90,6 +92,42 @@ TEST(EmulatorPlugin, LoadLaunchAndErrors) {
   EXPECT_NE(p.loadFn("module {", 8, &m, err, sizeof(err)), 0);
   EXPECT_EQ(m, nullptr);
   EXPECT_NE(std::string(err).find("parse"), std::string::npos) << err;
+}
+
+// Concurrent launches on one module from several threads.
+TEST(EmulatorPlugin, ConcurrentLaunches) {
+  Plugin p;
+  ASSERT_TRUE(p.h) << dlerror();
+  char err[512];
+  tessel_emu_module *m = nullptr;
+  ASSERT_EQ(p.loadFn(kIR, strlen(kIR), &m, err, sizeof(err)), 0) << err;
+  std::vector<std::thread> threads;
+  std::vector<int> failures(4, 0);
+  for (int th = 0; th < 4; ++th)
+    threads.emplace_back([&, th] {
+      std::vector<float> A(1000);
+      for (int rep = 0; rep < 10; ++rep) {
+        for (int i = 0; i < 1000; ++i)
+          A[i] = (float)(i + th);
+        void *ptr = A.data();
+        int64_t off = 0, size = 1000, stride = 1;
+        float s = 0.5f;
+        int32_t n = 1000;
+        void *params[] = {&ptr, &ptr, &off, &size, &stride, &s, &n};
+        uint32_t grid[3] = {16, 1, 1}, block[3] = {64, 1, 1};
+        char e[256];
+        if (p.launch(m, "scale", grid, block, params, 7, e, sizeof(e)) != 0)
+          ++failures[th];
+        for (int i = 0; i < 1000; ++i)
+          if (A[i] != (i + th) * 0.5f)
+            ++failures[th];
+      }
+    });
+  for (auto &t : threads)
+    t.join();
+  for (int th = 0; th < 4; ++th)
+    EXPECT_EQ(failures[th], 0) << th;
+  p.unload(m);
 }
 
 } // namespace

@@ -22,6 +22,15 @@ void TileDialect::registerAttributes() {
       >();
 }
 
+bool tessel::tile::fitsIn(int64_t v, IntegerType type) {
+  unsigned w = type.getWidth();
+  if (w == 1)
+    return v == 0 || v == 1;
+  if (w >= 64)
+    return true;
+  return v >= -(int64_t(1) << (w - 1)) && v < (int64_t(1) << w);
+}
+
 static bool isPermutation(ArrayRef<unsigned> order) {
   SmallVector<bool> seen(order.size(), false);
   for (unsigned d : order) {
@@ -37,25 +46,24 @@ static bool allPowersOfTwo(ArrayRef<unsigned> values) {
 }
 
 LogicalResult KnobAttr::verify(function_ref<InFlightDiagnostic()> emitError,
-                               StringAttr name, Type type,
-                               IntegerAttr defaultValue,
+                               StringRef name, Type type,
+                               std::optional<int64_t> defaultValue,
                                DenseI64ArrayAttr values) {
-  if (!name || name.getValue().empty())
+  if (name.empty())
     return emitError() << "knob name must not be empty";
   if (!type.isSignlessInteger())
-    return emitError() << "knob '" << name.getValue()
+    return emitError() << "knob '" << name
                        << "' must have a signless integer type, got " << type;
-  if (defaultValue && defaultValue.getType() != type)
-    return emitError() << "default of knob '" << name.getValue()
-                       << "' has type " << defaultValue.getType()
-                       << ", expected " << type;
+  if (defaultValue && !fitsIn(*defaultValue, cast<IntegerType>(type)))
+    return emitError() << "default " << *defaultValue << " of knob '"
+                       << name << "' does not fit in " << type;
   if (values && values.empty())
-    return emitError() << "knob '" << name.getValue()
+    return emitError() << "knob '" << name
                        << "' lists no allowed values";
   if (values && defaultValue &&
-      !llvm::is_contained(values.asArrayRef(), defaultValue.getInt()))
-    return emitError() << "default " << defaultValue.getInt() << " of knob '"
-                       << name.getValue() << "' is not among its values";
+      !llvm::is_contained(values.asArrayRef(), *defaultValue))
+    return emitError() << "default " << *defaultValue << " of knob '"
+                       << name << "' is not among its values";
   return success();
 }
 

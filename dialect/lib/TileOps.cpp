@@ -98,8 +98,8 @@ void KernelOp::print(OpAsmPrinter &p) {
 KnobAttr KernelOp::lookupKnob(StringRef name) {
   if (!getKnobs())
     return {};
-  for (Attribute a : *getKnobs())
-    if (auto k = dyn_cast<KnobAttr>(a); k && k.getName().getValue() == name)
+  for (Attribute a : getKnobsAttr())
+    if (auto k = dyn_cast<KnobAttr>(a); k && k.getName() == name)
       return k;
   return {};
 }
@@ -124,10 +124,10 @@ LogicalResult KernelOp::verify() {
            << type.getNumInputs();
   llvm::StringSet<> names;
   if (getKnobs())
-    for (Attribute a : *getKnobs()) {
+    for (Attribute a : getKnobsAttr()) {
       auto k = cast<KnobAttr>(a);
-      if (!names.insert(k.getName().getValue()).second)
-        return emitOpError("knob '") << k.getName().getValue()
+      if (!names.insert(k.getName()).second)
+        return emitOpError("knob '") << k.getName()
                                      << "' is declared twice";
     }
   return success();

@@ -2,6 +2,8 @@
 
 #include "tessel/Passes/Passes.h"
 
+#include "tessel/Lowering/TargetInfo.h"
+
 #include "mlir/Dialect/Arith/IR/Arith.h"
 #include "mlir/IR/Builders.h"
 #include "llvm/ADT/StringMap.h"
@@ -53,6 +55,16 @@ struct SpecializeKnobsPass
     if (failed(parseBindings(knobs, module.getLoc(), bindings)))
       return signalPassFailure();
 
+    if (!target.empty()) {
+      std::unique_ptr<TargetInfo> info = TargetInfo::create(target);
+      if (!info) {
+        module.emitError() << "unsupported target '" << target
+                           << "'; supported: " << TargetInfo::supportedTargets();
+        return signalPassFailure();
+      }
+      targetKnobs["fp8_fnuz"] =
+          isa<Float8E4M3FNUZType>(info->fp8Type(module.getContext()));
+    }
     llvm::StringSet<> used;
     bool failedAny = false;
     module.walk([&](KernelOp kernel) {
@@ -69,6 +81,8 @@ struct SpecializeKnobsPass
       }
   }
 
+  llvm::StringMap<int64_t> targetKnobs;
+
   LogicalResult specialize(KernelOp kernel,
                            const llvm::StringMap<int64_t> &bindings,
                            llvm::StringSet<> &used) {
@@ -76,12 +90,23 @@ struct SpecializeKnobsPass
     llvm::StringMap<IntegerAttr> values;
     SmallVector<NamedAttribute> recorded;
     if (kernel.getKnobs()) {
-      for (Attribute a : *kernel.getKnobs()) {
+      for (Attribute a : kernel.getKnobsAttr()) {
         auto decl = cast<KnobAttr>(a);
-        StringRef name = decl.getName().getValue();
+        StringRef name = decl.getName();
         auto type = cast<IntegerType>(decl.getType());
         IntegerAttr value;
-        if (auto it = bindings.find(name); it != bindings.end()) {
+        auto fromTarget = targetKnobs.find(name);
+        if (fromTarget != targetKnobs.end()) {
+          if (auto it = bindings.find(name);
+              it != bindings.end() && it->second != fromTarget->second)
+            return kernel.emitError()
+                   << "knob '" << name << "' is fixed by target " << target
+                   << " to " << fromTarget->second << ", but was bound to "
+                   << it->second;
+          if (bindings.count(name))
+            used.insert(name);
+          value = IntegerAttr::get(type, fromTarget->second);
+        } else if (auto it = bindings.find(name); it != bindings.end()) {
           used.insert(name);
           int64_t v = it->second;
           if (decl.getValues() &&
@@ -90,14 +115,12 @@ struct SpecializeKnobsPass
                    << "knob '" << name << "' of kernel @" << kernel.getSymName()
                    << " may not be " << v << "; allowed values: "
                    << decl.getValues();
-          if (type.getWidth() < 64 &&
-              (v >= (int64_t(1) << type.getWidth()) ||
-               v < -(int64_t(1) << (type.getWidth() - 1))))
+          if (!fitsIn(v, type))
             return kernel.emitError() << "value " << v << " of knob '" << name
                                       << "' does not fit in " << type;
           value = IntegerAttr::get(type, v);
         } else if (decl.getDefaultValue()) {
-          value = decl.getDefaultValue();
+          value = IntegerAttr::get(type, *decl.getDefaultValue());
         } else {
           return kernel.emitError()
                  << "knob '" << name << "' of kernel @" << kernel.getSymName()
@@ -105,7 +128,7 @@ struct SpecializeKnobsPass
                  << "=VALUE";
         }
         values[name] = value;
-        recorded.push_back(NamedAttribute(decl.getName(), value));
+        recorded.push_back(NamedAttribute(StringAttr::get(ctx, name), value));
       }
     }
     kernel->setAttr("tessel.knobs", DictionaryAttr::get(ctx, recorded));

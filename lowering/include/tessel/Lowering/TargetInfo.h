@@ -76,6 +76,11 @@ public:
                                    mlir::Value v, mlir::Value lane) const = 0;
 };
 
+/// Emits `kind(x, y)` for integer or float scalars or vectors (max/min are
+/// signed for integers and NaN-propagating for floats).
+mlir::Value emitCombine(mlir::OpBuilder &b, mlir::Location loc,
+                        CombineKind kind, mlir::Value x, mlir::Value y);
+
 } // namespace tessel
 
 #endif // TESSEL_LOWERING_TARGETINFO_H

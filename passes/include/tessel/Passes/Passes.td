@@ -13,6 +13,11 @@ def TileSpecializeKnobs : Pass<"tile-specialize-knobs", "::mlir::ModuleOp"> {
     error when a knob has no value, a value is not among the declared
     `values`, or the option names a knob that no kernel declares.
 
+    With `target` set, knobs that describe the target are bound from its
+    `TargetInfo` when a kernel declares them: `fp8_fnuz` (i1) is 1 when the
+    target's fp8 is e4m3fnuz (gfx942) and 0 otherwise. Binding such a knob
+    explicitly to another value is an error.
+
     Before (with `knobs=tokens_per_program=4`):
     ```mlir
     tile.kernel @k(%x: !tile.ptr<f32>) attributes {
@@ -33,7 +38,9 @@ def TileSpecializeKnobs : Pass<"tile-specialize-knobs", "::mlir::ModuleOp"> {
   }];
   let options = [
     ListOption<"knobs", "knobs", "std::string",
-               "Knob bindings, each NAME=VALUE (integers; true/false for i1)">
+               "Knob bindings, each NAME=VALUE (integers; true/false for i1)">,
+    Option<"target", "target", "std::string", "\"\"",
+           "Target whose facts bind target knobs (gfx942, gfx950, sm_90)">
   ];
   let dependentDialects = ["::mlir::arith::ArithDialect"];
 }

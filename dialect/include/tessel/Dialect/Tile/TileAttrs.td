@@ -70,16 +70,16 @@ def Tile_KnobAttr : Tile_Attr<"Knob", "knob"> {
   let summary = "Declaration of a compile-time knob of a kernel";
   let description = [{
     Declares a knob that specialization binds to a constant. The knob has an
-    integer type (`i1` for booleans), an optional default, and an optional
-    list of the values it may take:
+    integer type (`i1` for booleans, with values 0 and 1), an optional
+    default, and an optional list of the values it may take:
 
     ```mlir
     #tile.knob<"tokens_per_program" : i32 = 4, values = [1, 2, 4, 8]>
     ```
   }];
-  let parameters = (ins "::mlir::StringAttr":$name,
+  let parameters = (ins StringRefParameter<"knob name">:$name,
                         "::mlir::Type":$type,
-                        OptionalParameter<"::mlir::IntegerAttr">:$defaultValue,
+                        OptionalParameter<"std::optional<int64_t>">:$defaultValue,
                         OptionalParameter<"::mlir::DenseI64ArrayAttr">:$values);
   let assemblyFormat = [{
     `<` $name `:` $type (`=` $defaultValue^)? (`,` `values` `=` $values^)? `>`
@@ -108,7 +108,11 @@ def Tile_BlockedLayoutAttr : Tile_Attr<"BlockedLayout", "blocked"> {
                         ArrayRefParameter<"unsigned">:$threadsPerWave,
                         ArrayRefParameter<"unsigned">:$wavesPerCTA,
                         ArrayRefParameter<"unsigned">:$order);
-  let assemblyFormat = "`<` `{` struct(params) `}` `>`";
+  let assemblyFormat = [{
+    `<` `{` `sizePerThread` `=` `[` $sizePerThread `]` `,`
+    `threadsPerWave` `=` `[` $threadsPerWave `]` `,`
+    `wavesPerCTA` `=` `[` $wavesPerCTA `]` `,` `order` `=` `[` $order `]` `}` `>`
+  }];
   let genVerifyDecl = 1;
   let extraClassDeclaration = [{
     unsigned getRank() const { return getOrder().size(); }
@@ -146,7 +150,10 @@ def Tile_MfmaLayoutAttr : Tile_Attr<"MfmaLayout", "mfma"> {
                         ArrayRefParameter<"unsigned">:$instrShape,
                         ArrayRefParameter<"unsigned">:$wavesPerCTA,
                         "bool":$transposed);
-  let assemblyFormat = "`<` `{` struct(params) `}` `>`";
+  let assemblyFormat = [{
+    `<` `{` `version` `=` $version `,` `instrShape` `=` `[` $instrShape `]` `,`
+    `wavesPerCTA` `=` `[` $wavesPerCTA `]` `,` `transposed` `=` $transposed `}` `>`
+  }];
   let genVerifyDecl = 1;
 }
 
@@ -163,7 +170,10 @@ def Tile_NvMmaLayoutAttr : Tile_Attr<"NvMmaLayout", "nv_mma"> {
   let parameters = (ins "unsigned":$version,
                         ArrayRefParameter<"unsigned">:$instrShape,
                         ArrayRefParameter<"unsigned">:$wavesPerCTA);
-  let assemblyFormat = "`<` `{` struct(params) `}` `>`";
+  let assemblyFormat = [{
+    `<` `{` `version` `=` $version `,` `instrShape` `=` `[` $instrShape `]` `,`
+    `wavesPerCTA` `=` `[` $wavesPerCTA `]` `}` `>`
+  }];
   let genVerifyDecl = 1;
 }
 
@@ -198,7 +208,10 @@ def Tile_SharedLayoutAttr : Tile_Attr<"SharedLayout", "shared"> {
   let parameters = (ins "unsigned":$vec, "unsigned":$perPhase,
                         "unsigned":$maxPhase,
                         ArrayRefParameter<"unsigned">:$order);
-  let assemblyFormat = "`<` `{` struct(params) `}` `>`";
+  let assemblyFormat = [{
+    `<` `{` `vec` `=` $vec `,` `perPhase` `=` $perPhase `,` `maxPhase` `=` $maxPhase
+    `,` `order` `=` `[` $order `]` `}` `>`
+  }];
   let genVerifyDecl = 1;
 }
 

@@ -29,6 +29,12 @@
 #define GET_ATTRDEF_CLASSES
 #include "tessel/Dialect/Tile/TileAttrs.h.inc"
 
+namespace tessel::tile {
+/// True when `v` is a value of integer type `type` (signed or unsigned
+/// reading; i1 takes 0 and 1).
+bool fitsIn(int64_t v, mlir::IntegerType type);
+} // namespace tessel::tile
+
 #define GET_OP_CLASSES
 #include "tessel/Dialect/Tile/TileOps.h.inc"
 

@@ -1,0 +1,69 @@
+//===- Passes.td - Tile IR to SIMT IR passes ---------------*- tablegen -*-===//
+#ifndef TESSEL_LOWERING_PASSES_TD
+#define TESSEL_LOWERING_PASSES_TD
+
+include "mlir/Pass/PassBase.td"
+
+def ConvertTileToSimt : Pass<"convert-tile-to-simt", "::mlir::ModuleOp"> {
+  let summary = "Distributes tile IR over lanes and waves, giving SIMT IR";
+  let description = [{
+    Turns each `tile.kernel` (whose tensors carry `#tile.blocked` /
+    `#tile.slice` layouts, see `tile-assign-layouts`) into a `gpu.func` in
+    its own `gpu.module`. Each tensor becomes the `vector<E x T>` of the
+    elements one lane holds; pointers become global `memref<?xT>`s. Loads
+    and stores are vectorized where the offsets are provably contiguous and
+    aligned; reductions combine in registers, then across lanes through the
+    target's `TargetInfo` (DPP / ds_swizzle / permlane on AMD, shuffles on
+    NVIDIA), then across waves through LDS. The result obeys
+    `lowering/SIMT_IR.md`.
+
+    Before (gfx942, one wave):
+    ```mlir
+    tile.kernel @k(%x: !tile.ptr<f32>) {
+      %r = tile.range 0 to 128 : tensor<128xi32, #blocked>
+      %o = arith.extsi %r : tensor<128xi32, #blocked> to tensor<128xi64, #blocked>
+      %v = tile.load %x[%o] : !tile.ptr<f32>, tensor<128xi64, #blocked> -> tensor<128xf32, #blocked>
+      ...
+    }
+    ```
+    After:
+    ```mlir
+    gpu.module @k {
+      gpu.func @k(%x: memref<?xf32, #gpu.address_space<global>>) kernel
+          attributes {known_block_size = array<i32: 64, 1, 1>} {
+        ...
+        %v = vector.load %x[%i] : memref<?xf32, #gpu.address_space<global>>, vector<2xf32>
+        ...
+      }
+    }
+    ```
+  }];
+  let options = [
+    Option<"target", "target", "std::string", "\"gfx942\"",
+           "Target name (gfx942, gfx950, sm_90)">
+  ];
+  let dependentDialects = [
+    "::mlir::gpu::GPUDialect", "::mlir::arith::ArithDialect",
+    "::mlir::vector::VectorDialect", "::mlir::scf::SCFDialect",
+    "::mlir::memref::MemRefDialect", "::mlir::amdgpu::AMDGPUDialect",
+    "::mlir::ROCDL::ROCDLDialect", "::mlir::math::MathDialect"
+  ];
+}
+
+def VerifySimtLevel : Pass<"verify-simt-level", "::mlir::ModuleOp"> {
+  let summary = "Checks that a module is valid SIMT IR";
+  let description = [{
+    Fails, naming the op, when a `gpu.func` contains an op that SIMT IR
+    does not allow (see `lowering/SIMT_IR.md`): tile ops, tensors, ops of
+    the other vendor's dialect, or dialects outside the list. It changes
+    nothing.
+
+    Before and after: the same module. On
+    ```mlir
+    gpu.func @k() kernel { %r = tile.range 0 to 4 : tensor<4xi32> ... }
+    ```
+    it reports `'tile.range' is not allowed in SIMT IR`.
+  }];
+}
+
+#endif // TESSEL_LOWERING_PASSES_TD

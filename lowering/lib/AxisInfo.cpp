@@ -1,0 +1,177 @@
+//===- AxisInfo.cpp - Contiguity and divisibility of tile values ----------===//
+
+#include "AxisInfo.h"
+
+#include "mlir/Dialect/Arith/IR/Arith.h"
+#include "llvm/Support/MathExtras.h"
+
+using namespace mlir;
+using namespace tessel;
+using namespace tessel::tile;
+
+static constexpr int64_t kMaxDivisibility = int64_t(1) << 30;
+
+static int64_t pow2Divisor(int64_t v) {
+  if (v == 0)
+    return kMaxDivisibility;
+  return std::min<int64_t>(kMaxDivisibility, int64_t(1)
+                                                 << llvm::countr_zero(
+                                                        uint64_t(v)));
+}
+
+/// Scalars are treated as tensors of shape [1].
+static SmallVector<int64_t> shapeOf(Value v) {
+  if (auto t = dyn_cast<RankedTensorType>(v.getType()))
+    return SmallVector<int64_t>(t.getShape());
+  return {1};
+}
+
+AxisInfo AxisInfo::unknown(ArrayRef<int64_t> shape) {
+  AxisInfo i;
+  i.contiguity.assign(shape.size(), 1);
+  i.divisibility.assign(shape.size(), 1);
+  i.constancy.assign(shape.size(), 1);
+  return i;
+}
+
+static AxisInfo splatOf(ArrayRef<int64_t> shape, int64_t div,
+                        std::optional<int64_t> cst) {
+  AxisInfo i;
+  i.contiguity.assign(shape.size(), 1);
+  i.divisibility.assign(shape.size(), div);
+  i.constancy.assign(shape.begin(), shape.end());
+  i.constant = cst;
+  return i;
+}
+
+AxisInfoAnalysis::AxisInfoAnalysis(FunctionOpInterface func) {
+  for (auto [i, arg] : llvm::enumerate(func.getArguments()))
+    if (auto d = func.getArgAttrOfType<IntegerAttr>(i, "tile.divisibility"))
+      argDivisibility[arg] = d.getInt();
+}
+
+const AxisInfo &AxisInfoAnalysis::get(Value v) {
+  auto it = infos.find(v);
+  if (it != infos.end())
+    return it->second;
+  AxisInfo info = compute(v);
+  return infos[v] = std::move(info);
+}
+
+AxisInfo AxisInfoAnalysis::compute(Value v) {
+  SmallVector<int64_t> shape = shapeOf(v);
+  unsigned rank = shape.size();
+  Operation *def = v.getDefiningOp();
+  if (!def) {
+    int64_t div = argDivisibility.lookup(v);
+    return splatOf(shape, div ? div : 1, std::nullopt);
+  }
+  if (auto cst = dyn_cast<arith::ConstantOp>(def)) {
+    if (auto i = dyn_cast<IntegerAttr>(cst.getValue()))
+      return splatOf(shape, pow2Divisor(i.getInt()), i.getInt());
+    if (auto d = dyn_cast<DenseIntElementsAttr>(cst.getValue());
+        d && d.isSplat()) {
+      int64_t c = d.getSplatValue<APInt>().getSExtValue();
+      return splatOf(shape, pow2Divisor(c), c);
+    }
+    return AxisInfo::unknown(shape);
+  }
+  if (auto range = dyn_cast<RangeOp>(def)) {
+    AxisInfo i = AxisInfo::unknown(shape);
+    i.contiguity[0] = shape[0];
+    i.divisibility[0] = pow2Divisor(range.getStart());
+    return i;
+  }
+  if (auto splat = dyn_cast<SplatOp>(def)) {
+    const AxisInfo &s = get(splat.getSrc());
+    return splatOf(shape, s.divisibility[0], s.constant);
+  }
+  if (auto bcast = dyn_cast<BroadcastOp>(def)) {
+    AxisInfo s = get(bcast.getSrc());
+    SmallVector<int64_t> srcShape = shapeOf(bcast.getSrc());
+    for (unsigned d = 0; d < rank; ++d)
+      if (srcShape[d] == 1 && shape[d] != 1) {
+        s.contiguity[d] = 1;
+        s.constancy[d] = shape[d];
+      }
+    return s;
+  }
+  if (auto expand = dyn_cast<ExpandDimsOp>(def)) {
+    AxisInfo s = get(expand.getSrc());
+    unsigned axis = expand.getAxis();
+    // Along the new axis every element starts a run: it needs the
+    // divisibility that holds for all elements.
+    int64_t all = kMaxDivisibility;
+    for (unsigned d = 0; d < s.rank(); ++d)
+      all = std::min(all, s.elementDivisibility(d));
+    s.contiguity.insert(s.contiguity.begin() + axis, 1);
+    s.divisibility.insert(s.divisibility.begin() + axis, all);
+    s.constancy.insert(s.constancy.begin() + axis, 1);
+    return s;
+  }
+  if (isa<arith::ExtSIOp, arith::ExtUIOp, arith::TruncIOp, arith::IndexCastOp,
+          ConvertLayoutOp>(def))
+    return get(def->getOperand(0));
+
+  // Binary integer arithmetic.
+  if (def->getNumOperands() == 2 && rank == shapeOf(def->getOperand(0)).size() &&
+      rank == shapeOf(def->getOperand(1)).size()) {
+    const AxisInfo a = get(def->getOperand(0));
+    const AxisInfo b = get(def->getOperand(1));
+    AxisInfo r = AxisInfo::unknown(shape);
+    bool both = a.constant && b.constant;
+    for (unsigned d = 0; d < rank; ++d)
+      r.constancy[d] = std::min(a.constancy[d], b.constancy[d]);
+    if (isa<arith::AddIOp, arith::SubIOp>(def)) {
+      bool sub = isa<arith::SubIOp>(def);
+      for (unsigned d = 0; d < rank; ++d) {
+        // contiguous + constant-along-the-run stays contiguous.
+        int64_t c = std::min(a.contiguity[d], b.constancy[d]);
+        if (!sub)
+          c = std::max(c, std::min(b.contiguity[d], a.constancy[d]));
+        r.contiguity[d] = c;
+        r.divisibility[d] =
+            c > 1 ? std::gcd(a.divisibility[d], b.divisibility[d])
+                  : std::gcd(a.elementDivisibility(d),
+                             b.elementDivisibility(d));
+      }
+      if (both)
+        r.constant = sub ? *a.constant - *b.constant : *a.constant + *b.constant;
+      return r;
+    }
+    if (isa<arith::MulIOp>(def)) {
+      for (unsigned d = 0; d < rank; ++d) {
+        r.divisibility[d] = std::min<int64_t>(
+            kMaxDivisibility,
+            a.elementDivisibility(d) * b.elementDivisibility(d));
+        if (b.constant == 1) {
+          r.contiguity[d] = a.contiguity[d];
+          r.divisibility[d] = a.divisibility[d];
+        }
+        if (a.constant == 1) {
+          r.contiguity[d] = b.contiguity[d];
+          r.divisibility[d] = b.divisibility[d];
+        }
+      }
+      if (both)
+        r.constant = *a.constant * *b.constant;
+      return r;
+    }
+    if (isa<arith::CmpIOp, arith::AndIOp, arith::OrIOp, arith::DivSIOp,
+            arith::DivUIOp, arith::CmpFOp>(def))
+      return r;
+  }
+  if (isa<arith::SelectOp>(def)) {
+    // Constant where the condition and both choices are.
+    AxisInfo r = AxisInfo::unknown(shape);
+    r.constancy.assign(shape.begin(), shape.end());
+    for (Value o : def->getOperands())
+      if (shapeOf(o).size() == rank) {
+        const AxisInfo &oi = get(o);
+        for (unsigned d = 0; d < rank; ++d)
+          r.constancy[d] = std::min(r.constancy[d], oi.constancy[d]);
+      }
+    return r;
+  }
+  return AxisInfo::unknown(shape);
+}

@@ -1,0 +1,119 @@
+//===- VerifySimtLevel.cpp - Check that a module is valid SIMT IR ---------===//
+
+#include "tessel/Lowering/Passes.h"
+
+#include "tessel/Lowering/TargetInfo.h"
+
+#include "llvm/ADT/StringSet.h"
+
+namespace tessel {
+#define GEN_PASS_DEF_VERIFYSIMTLEVEL
+#include "tessel/Lowering/Passes.h.inc"
+} // namespace tessel
+
+using namespace mlir;
+using namespace tessel;
+
+namespace {
+
+/// Dialects whose every op may appear, and per-dialect op allow-lists for
+/// the rest (lowering/SIMT_IR.md is the reference).
+const llvm::StringSet<> &allowedDialects() {
+  static const llvm::StringSet<> s = {"arith", "scf"};
+  return s;
+}
+
+const llvm::StringSet<> &allowedOps() {
+  static const llvm::StringSet<> s = {
+      // gpu
+      "gpu.thread_id", "gpu.block_id", "gpu.grid_dim", "gpu.block_dim",
+      "gpu.lane_id", "gpu.barrier", "gpu.return",
+      // math
+      "math.exp", "math.exp2", "math.log", "math.log2", "math.sqrt",
+      "math.rsqrt", "math.absf", "math.absi", "math.fma", "math.tanh",
+      "math.copysign", "math.ceil", "math.floor",
+      // vector
+      "vector.load", "vector.store", "vector.broadcast", "vector.extract",
+      "vector.insert", "vector.bitcast", "vector.shuffle",
+      "vector.from_elements", "vector.extract_strided_slice",
+      "vector.insert_strided_slice", "vector.reduction", "vector.fma",
+      "vector.splat",
+      // memref
+      "memref.load", "memref.store", "memref.view", "memref.atomic_rmw",
+      "memref.generic_atomic_rmw", "memref.atomic_yield", "memref.dim",
+      "memref.assume_alignment", "memref.alloca"};
+  return s;
+}
+
+const llvm::StringSet<> &amdOps() {
+  static const llvm::StringSet<> s = {
+      "amdgpu.dpp", "amdgpu.swizzle_bitmode", "amdgpu.permlane_swap",
+      "amdgpu.mfma", "amdgpu.raw_buffer_load", "amdgpu.raw_buffer_store",
+      "amdgpu.raw_buffer_atomic_fadd", "amdgpu.raw_buffer_atomic_fmax",
+      "amdgpu.raw_buffer_atomic_smax", "amdgpu.raw_buffer_atomic_umin",
+      "amdgpu.raw_buffer_atomic_cmpswap", "amdgpu.lds_barrier",
+      "amdgpu.packed_trunc_2xfp8", "amdgpu.ext_packed_fp8",
+      "amdgpu.sched_barrier", "rocdl.readlane", "rocdl.readfirstlane",
+      "rocdl.ds_bpermute", "rocdl.ds_swizzle", "rocdl.ballot",
+      "rocdl.mbcnt.lo", "rocdl.mbcnt.hi", "rocdl.s.waitcnt",
+      "rocdl.s.barrier"};
+  return s;
+}
+
+const llvm::StringSet<> &nvidiaOps() {
+  static const llvm::StringSet<> s = {"gpu.shuffle", "nvvm.shfl.sync",
+                                      "nvvm.vote.ballot.sync",
+                                      "nvvm.barrier0", "nvvm.inline_ptx",
+                                      "llvm.inline_asm"};
+  return s;
+}
+
+bool hasTensor(Operation *op) {
+  auto isTensor = [](Type t) { return isa<TensorType>(t); };
+  return llvm::any_of(op->getOperandTypes(), isTensor) ||
+         llvm::any_of(op->getResultTypes(), isTensor);
+}
+
+struct VerifySimtLevelPass
+    : public tessel::impl::VerifySimtLevelBase<VerifySimtLevelPass> {
+  void runOnOperation() override {
+    bool ok = true;
+    getOperation().walk([&](gpu::GPUFuncOp func) {
+      Vendor vendor = Vendor::AMD;
+      if (auto t = func->getAttrOfType<StringAttr>("tessel.target")) {
+        auto info = TargetInfo::create(t.getValue());
+        if (!info) {
+          func.emitError() << "unknown tessel.target '" << t.getValue() << "'";
+          ok = false;
+          return;
+        }
+        vendor = info->vendor();
+      }
+      func.walk([&](Operation *op) {
+        if (op == func)
+          return;
+        StringRef name = op->getName().getStringRef();
+        bool allowed =
+            allowedDialects().contains(op->getName().getDialectNamespace()) ||
+            allowedOps().contains(name) ||
+            (vendor == Vendor::AMD && amdOps().contains(name)) ||
+            (vendor == Vendor::NVIDIA && nvidiaOps().contains(name));
+        if (!allowed) {
+          op->emitError() << "'" << name << "' is not allowed in SIMT IR for "
+                          << (vendor == Vendor::AMD ? "AMD" : "NVIDIA")
+                          << " targets";
+          ok = false;
+        } else if (hasTensor(op)) {
+          op->emitError() << "'" << name
+                          << "' uses a tensor; SIMT IR holds per-lane "
+                             "scalars and vectors only";
+          ok = false;
+        }
+      });
+    });
+    if (!ok)
+      signalPassFailure();
+  }
+};
+
+} // namespace

@@ -1,0 +1,72 @@
+//===- HopperTargetInfo.cpp - sm_90 (H100/H200) ---------------------------===//
+
+#include "TargetInfoImpl.h"
+
+#include "mlir/Dialect/Arith/IR/Arith.h"
+#include "mlir/Dialect/GPU/IR/GPUDialect.h"
+
+using namespace mlir;
+using namespace tessel;
+
+namespace {
+
+class HopperTargetInfo : public TargetInfo {
+public:
+  StringRef name() const override { return "sm_90"; }
+  Vendor vendor() const override { return Vendor::NVIDIA; }
+  StringRef triple() const override { return "nvptx64-nvidia-cuda"; }
+  StringRef chip() const override { return "sm_90"; }
+  // PTX 8.4 is the first ISA version with dense e4m3 mma.sync on sm_90.
+  StringRef features() const override { return "+ptx84"; }
+  unsigned waveSize() const override { return 32; }
+  unsigned maxVectorBytes() const override { return 16; }
+  unsigned maxWorkgroupSize() const override { return 1024; }
+  Type fp8Type(MLIRContext *ctx) const override {
+    return Float8E4M3FNType::get(ctx);
+  }
+  double fp8Max() const override { return 448.0; }
+
+  Value emitLaneGroupReduce(OpBuilder &b, Location loc, Value v,
+                            CombineKind kind, unsigned firstBit,
+                            unsigned numBits) const override {
+    for (unsigned bit = firstBit; bit < firstBit + numBits; ++bit) {
+      Value other = gpu::ShuffleOp::create(b, loc, v, 1 << bit, 32,
+                                           gpu::ShuffleMode::XOR)
+                        .getShuffleResult();
+      v = emitCombine(b, loc, kind, v, other);
+    }
+    return v;
+  }
+
+  Value emitWaveInclusiveScan(OpBuilder &b, Location loc, Value v,
+                              CombineKind kind) const override {
+    Type i32 = b.getI32Type();
+    Value lane = arith::IndexCastOp::create(
+        b, loc, i32, gpu::LaneIdOp::create(b, loc, /*upper_bound=*/nullptr));
+    for (int offset : {1, 2, 4, 8, 16}) {
+      Value up = gpu::ShuffleOp::create(b, loc, v, offset, 32,
+                                        gpu::ShuffleMode::UP)
+                     .getShuffleResult();
+      Value has = arith::CmpIOp::create(
+          b, loc, arith::CmpIPredicate::uge, lane,
+          arith::ConstantIntOp::create(b, loc, i32, offset));
+      Value combined = emitCombine(b, loc, kind, v, up);
+      v = arith::SelectOp::create(b, loc, has, combined, v);
+    }
+    return v;
+  }
+
+  Value emitReadLane(OpBuilder &b, Location loc, Value v,
+                     Value lane) const override {
+    Value width = arith::ConstantIntOp::create(b, loc, b.getI32Type(), 32);
+    return gpu::ShuffleOp::create(b, loc, v, lane, width,
+                                  gpu::ShuffleMode::IDX)
+        .getShuffleResult();
+  }
+};
+
+} // namespace
+
+std::unique_ptr<TargetInfo> tessel::createHopperTargetInfo() {
+  return std::make_unique<HopperTargetInfo>();
+}

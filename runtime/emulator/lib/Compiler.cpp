@@ -48,6 +48,9 @@ struct ElemTy {
 };
 
 ElemTy elemOf(Type t) {
+  if (auto v = dyn_cast<VectorType>(t))
+    if (v.isScalable() || v.getNumElements() == 0)
+      return ElemTy();
   t = getElementTypeOrSelf(t);
   ElemTy e;
   e.ok = true;

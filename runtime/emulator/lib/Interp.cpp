@@ -1871,6 +1871,21 @@ std::string runKernel(const Kernel &K, const LaunchConfig &cfg,
     if (!aligned && M.numElems > 0)
       return "memref argument #" + std::to_string(ps.argNo) +
              " has a null data pointer";
+    // Accesses are bounded by the sizes, so the strides must describe a
+    // contiguous row-major buffer (Tessel always passes stride 1).
+    int64_t expect = 1;
+    for (int r = (int)ps.rank - 1; r >= 0; --r) {
+      if (M.sizes[r] > 1 && M.strides[r] != expect)
+        return "memref argument #" + std::to_string(ps.argNo) +
+               " has stride " + std::to_string(M.strides[r]) +
+               " in dimension " + std::to_string(r) + ", expected " +
+               std::to_string(expect) + " (contiguous buffer)";
+      M.strides[r] = expect;
+      expect *= std::max<int64_t>(M.sizes[r], 1);
+    }
+    if (offset < 0)
+      return "memref argument #" + std::to_string(ps.argNo) +
+             " has a negative offset";
     M.base = aligned + offset * (int64_t)ps.elemBytes;
     M.space = Space::Global;
     M.what = ps.argNo;

@@ -81,6 +81,12 @@ TEST(EmulatorPlugin, LoadLaunchAndErrors) {
             std::string::npos)
       << err;
   EXPECT_NE(std::string(err).find("index [100]"), std::string::npos) << err;
+  // A non-contiguous stride would let accesses escape the buffer.
+  n = 100;
+  stride = 2;
+  EXPECT_NE(p.launch(m, "scale", grid, block, params, 7, err, sizeof(err)), 0);
+  EXPECT_NE(std::string(err).find("stride 2"), std::string::npos) << err;
+  stride = 1;
   // Truncated error message stays NUL-terminated.
   char small[8];
   EXPECT_NE(p.launch(m, "nope", grid, block, params, 7, small, sizeof(small)),

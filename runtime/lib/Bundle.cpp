@@ -83,6 +83,11 @@ bool isIdentifier(const std::string &s) {
   return true;
 }
 
+const Json &emptyArray() {
+  static const Json a = Json::array();
+  return a;
+}
+
 bool fail(std::string &error, std::string msg) {
   error = std::move(msg);
   return false;
@@ -193,10 +198,20 @@ bool entryFromJson(const Json &j, size_t idx, bool description,
     return true;
   };
   if (!str("name", e.name, true) || !str("kernel", e.kernel, true) ||
-      !str("target", e.target, true) || !str("resources", e.resources, false) ||
+      !str("target", e.target, true) ||
       !str("source_hash", e.sourceHash, false))
     return false;
   where += " ('" + e.name + "')";
+  // Resources are an opaque string; a description may give a JSON object.
+  if (const Json *r = j.get("resources")) {
+    if (r->isString())
+      e.resources = r->asString();
+    else if (r->isObject() || r->isArray())
+      e.resources = r->dump();
+    else
+      return fail(error, where + ": \"resources\" must be a string or an "
+                                 "object");
+  }
   std::string fmt;
   if (!str("format", fmt, false))
     return false;
@@ -228,9 +243,49 @@ bool entryFromJson(const Json &j, size_t idx, bool description,
       e.knobs.emplace_back(m.first, m.second.asInt());
     }
   }
+  // A description may give the kernel's signature instead of the flattened
+  // args: "memref NAME" expands to the five parameters of lowering/SIMT_IR.md
+  // (NAME.allocated ptr, NAME.aligned ptr, NAME.offset/size/stride i64).
+  const Json *sig = description ? j.get("signature") : nullptr;
+  if (sig) {
+    if (j.get("args"))
+      return fail(error, where + ": give \"args\" or \"signature\", not both");
+    if (!sig->isArray())
+      return fail(error, where + ": \"signature\" must be an array");
+    for (size_t i = 0; i < sig->items().size(); ++i) {
+      const Json &p = sig->items()[i];
+      std::string text = p.isString() ? p.asString() : "";
+      size_t sp = text.find(' ');
+      std::string kind = text.substr(0, sp);
+      std::string name = sp == std::string::npos ? "" : text.substr(sp + 1);
+      if (name.empty())
+        return fail(error, format("%s: signature[%zu] must be \"KIND NAME\"",
+                                  where.c_str(), i));
+      if (kind == "memref") {
+        const char *parts[5] = {"allocated", "aligned", "offset", "size",
+                                "stride"};
+        for (int f = 0; f < 5; ++f)
+          e.args.push_back(
+              {name + "." + parts[f], f < 2 ? ArgKind::Ptr : ArgKind::I64, 8});
+      } else if (kind == "ptr") {
+        e.args.push_back({name, ArgKind::Ptr, 8});
+      } else if (kind == "i32") {
+        e.args.push_back({name, ArgKind::I32, 4});
+      } else if (kind == "i64") {
+        e.args.push_back({name, ArgKind::I64, 8});
+      } else if (kind == "f32") {
+        e.args.push_back({name, ArgKind::F32, 4});
+      } else {
+        return fail(error, format("%s: signature[%zu] has unknown kind '%s'",
+                                  where.c_str(), i, kind.c_str()));
+      }
+    }
+  }
   const Json *args = j.get("args");
-  if (!args || !args->isArray())
+  if (!sig && (!args || !args->isArray()))
     return fail(error, where + ": \"args\" must be an array");
+  if (!args)
+    args = &emptyArray();
   for (size_t i = 0; i < args->items().size(); ++i) {
     const Json &a = args->items()[i];
     const Json *an = a.get("name");

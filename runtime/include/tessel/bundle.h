@@ -52,6 +52,10 @@
 //
 // The description that `tessel-bundle` packs is the same JSON, with
 // "file": "<path>" (relative to the description's folder) instead of "blob".
+// A description may also give "signature": ["memref k", "i32 num_tokens",
+// ...] instead of "args" ("memref NAME" expands to the five parameters of
+// lowering/SIMT_IR.md; other kinds are ptr, i32, i64, f32), and "resources"
+// as a JSON object (stored as its text).
 //
 //===----------------------------------------------------------------------===//
 #ifndef TESSEL_BUNDLE_H

@@ -287,3 +287,37 @@ TEST(Bundle, ReadBundleFileNamesTheFile) {
   EXPECT_FALSE(readBundleFile("/nonexistent/x.tbundle", b, err));
   EXPECT_NE(err.find("cannot open"), std::string::npos) << err;
 }
+
+TEST(Bundle, DescriptionSignatureExpandsMemrefs) {
+  std::string dir = tempPath("tessel-sig");
+  unlink(dir.c_str());
+  ASSERT_EQ(0, mkdir(dir.c_str(), 0755));
+  ASSERT_TRUE(writeBytes(dir + "/k.ptx", ".version 8.0\n"));
+  std::string desc = R"({"tessel_bundle": 1, "code_objects": [{"name": "v",
+    "kernel": "indexer_k_cache_write", "target": "sm_90", "file": "k.ptx",
+    "signature": ["memref k", "memref slot_mapping", "memref cache",
+                  "i32 num_tokens", "i64 k_row_stride", "i32 block_size",
+                  "i64 num_slots"],
+    "resources": {"vgpr": 12, "lds": 0}, "block": [64]}]})";
+  Bundle b;
+  std::string err;
+  ASSERT_TRUE(bundleFromDescription(desc, dir, b, err)) << err;
+  ASSERT_EQ(b.entries[0].args.size(), indexerArgs().size());
+  for (size_t i = 0; i < indexerArgs().size(); ++i) {
+    EXPECT_EQ(b.entries[0].args[i].name, indexerArgs()[i].name) << i;
+    EXPECT_EQ(b.entries[0].args[i].kind, indexerArgs()[i].kind) << i;
+    EXPECT_EQ(b.entries[0].args[i].size, indexerArgs()[i].size) << i;
+  }
+  EXPECT_EQ(b.entries[0].resources, "{\"vgpr\":12,\"lds\":0}");
+  std::string both = desc;
+  both.insert(both.find("\"block\""), "\"args\": [], ");
+  EXPECT_FALSE(bundleFromDescription(both, dir, b, err));
+  EXPECT_NE(err.find("not both"), std::string::npos) << err;
+  std::string bad = R"({"tessel_bundle": 1, "code_objects": [{"name": "v",
+    "kernel": "k", "target": "sm_90", "file": "k.ptx",
+    "signature": ["tensor k"], "block": [64]}]})";
+  EXPECT_FALSE(bundleFromDescription(bad, dir, b, err));
+  EXPECT_NE(err.find("unknown kind 'tensor'"), std::string::npos) << err;
+  unlink((dir + "/k.ptx").c_str());
+  rmdir(dir.c_str());
+}

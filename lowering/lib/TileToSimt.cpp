@@ -48,8 +48,12 @@ Type ldsType(Type t) {
   return t;
 }
 
-Attribute globalSpace(MLIRContext *ctx) {
-  return gpu::AddressSpaceAttr::get(ctx, gpu::AddressSpace::Global);
+/// A tile pointer is a global memref of its storage type.
+MemRefType memrefFor(PtrType p) {
+  MLIRContext *ctx = p.getContext();
+  return MemRefType::get(
+      {ShapedType::kDynamic}, storageType(p.getPointeeType()), AffineMap(),
+      gpu::AddressSpaceAttr::get(ctx, gpu::AddressSpace::Global));
 }
 
 /// Per-kernel state shared by the patterns.
@@ -431,21 +435,28 @@ AccessPlan planAccess(const DistributedLayout &l, const AxisInfo &offsets,
   plan.width = w;
   int64_t divElems = std::min<int64_t>(offsets.divisibility[td], w);
   unsigned align = elemBytes * (int64_t(1) << llvm::Log2_64(divElems));
-  if (pointerAlign)
-    align = std::min(align, pointerAlign);
+  // The base is at least element-aligned.
+  align = std::min(align, std::max(pointerAlign, elemBytes));
   plan.alignBytes = std::max(align, elemBytes);
   return plan;
 }
 
+/// Alignment in bytes known for the base of `ptr`: what the kernel argument
+/// promises with `tile.divisibility` (looking through pointer casts), else
+/// 1 (element alignment is added by the caller).
 unsigned pointerAlignment(Value ptr) {
-  // Pointer arguments may promise alignment with `tile.divisibility`
-  // (bytes). Otherwise only element alignment is known.
+  while (Operation *def = ptr.getDefiningOp()) {
+    if (!isa<memref::ViewOp, UnrealizedConversionCastOp>(def))
+      return 1;
+    ptr = def->getOperand(0);
+  }
   if (auto arg = dyn_cast<BlockArgument>(ptr))
     if (auto func = dyn_cast<gpu::GPUFuncOp>(arg.getOwner()->getParentOp()))
-      if (auto d = func.getArgAttrOfType<IntegerAttr>(arg.getArgNumber(),
-                                                      "tile.divisibility"))
-        return d.getInt();
-  return 0;
+      if (arg.getArgNumber() < func.getNumArguments())
+        if (auto d = func.getArgAttrOfType<IntegerAttr>(arg.getArgNumber(),
+                                                        "tile.divisibility"))
+          return d.getInt();
+  return 1;
 }
 
 struct LoadPattern : public TilePattern<LoadOp> {
@@ -869,11 +880,7 @@ struct ConvertTileToSimtPass
         return std::nullopt;
       return VectorType::get({l->getNumElems()}, t.getElementType());
     });
-    tc.addConversion([ctx](PtrType p) -> Type {
-      return MemRefType::get({ShapedType::kDynamic},
-                             storageType(p.getPointeeType()), AffineMap(),
-                             globalSpace(ctx));
-    });
+    tc.addConversion([](PtrType p) -> Type { return memrefFor(p); });
     auto materialize = [](OpBuilder &b, Type t, ValueRange in,
                           Location loc) -> Value {
       return UnrealizedConversionCastOp::create(b, loc, t, in).getResult(0);
@@ -889,9 +896,6 @@ struct ConvertTileToSimtPass
     auto legalTypes = [&](Operation *op) { return tc.isLegal(op); };
     ct.addDynamicallyLegalDialect<arith::ArithDialect, math::MathDialect>(
         legalTypes);
-    ct.addDynamicallyLegalOp<gpu::GPUFuncOp>([&](gpu::GPUFuncOp f) {
-      return tc.isSignatureLegal(f.getFunctionType());
-    });
 
     RewritePatternSet patterns(ctx);
     patterns.add<ElementwisePattern>(tc, ctx);
@@ -902,8 +906,6 @@ struct ConvertTileToSimtPass
                  LdsRelayoutPattern<ReshapeOp>, LdsRelayoutPattern<TransposeOp>,
                  PtrCastPattern, LoadPattern, StorePattern, AtomicRMWPattern,
                  ReducePattern>(tc, ctx, state);
-    populateFunctionOpInterfaceTypeConversionPattern<gpu::GPUFuncOp>(patterns,
-                                                                     tc);
     scf::populateSCFStructuralTypeConversionsAndLegality(tc, patterns, ct);
     if (failed(applyPartialConversion(module, ct, std::move(patterns))))
       return signalPassFailure();
@@ -925,8 +927,14 @@ struct ConvertTileToSimtPass
 
     auto gpuModule = gpu::GPUModuleOp::create(b, loc, kernel.getSymName());
     b.setInsertionPointToStart(gpuModule.getBody());
+    // Pointer arguments become global memrefs here rather than through a
+    // signature conversion, which would not keep the workgroup attributions
+    // that share the entry block.
+    SmallVector<Type> argTypes;
+    for (Type t : kernel.getArgumentTypes())
+      argTypes.push_back(isa<PtrType>(t) ? memrefFor(cast<PtrType>(t)) : t);
     auto func = gpu::GPUFuncOp::create(b, loc, kernel.getSymName(),
-                                       kernel.getFunctionType());
+                                       b.getFunctionType(argTypes, {}));
     func->setAttr(gpu::GPUDialect::getKernelFuncAttrName(), UnitAttr::get(ctx));
     int32_t blockSize = numWaves * info.waveSize();
     func.setKnownBlockSizeAttr(
@@ -945,10 +953,16 @@ struct ConvertTileToSimtPass
     // Move the body; gpu.func came with an empty entry block of its own.
     Block *entry = &func.getBody().front();
     Block *body = &kernel.getBody().front();
-    for (auto [from, to] :
-         llvm::zip(body->getArguments(), entry->getArguments()))
-      from.replaceAllUsesWith(to);
     entry->getOperations().splice(entry->end(), body->getOperations());
+    b.setInsertionPointToStart(entry);
+    for (auto [from, to] :
+         llvm::zip(body->getArguments(), entry->getArguments())) {
+      Value v = to;
+      if (from.getType() != to.getType())
+        v = UnrealizedConversionCastOp::create(b, loc, from.getType(), to)
+                .getResult(0);
+      from.replaceAllUsesWith(v);
+    }
     auto ret = cast<ReturnOp>(entry->getTerminator());
     b.setInsertionPoint(ret);
     gpu::ReturnOp::create(b, ret.getLoc());

@@ -103,6 +103,18 @@ public:
     v.setType(RankedTensorType::get(t.getShape(), t.getElementType(), enc));
   }
 
+  /// Splat constants, splats and ranges cost less to recompute in another
+  /// layout than to move there.
+  static bool isRematerializable(Value v) {
+    Operation *def = v.getDefiningOp();
+    if (!def)
+      return false;
+    if (isa<SplatOp, RangeOp>(def))
+      return true;
+    auto cst = dyn_cast<arith::ConstantOp>(def);
+    return cst && isa<SplatElementsAttr>(cst.getValue());
+  }
+
   /// Makes operand `operand` of `op` carry `enc`. Values that are cheaper
   /// to recompute than to move (splat constants, splats, ranges) are
   /// recomputed in that layout; others get a tile.convert_layout.
@@ -113,11 +125,7 @@ public:
     OpBuilder b(op);
     auto newType = RankedTensorType::get(t.getShape(), t.getElementType(), enc);
     Operation *def = operand.get().getDefiningOp();
-    bool remat = def && (isa<SplatOp, RangeOp>(def) ||
-                         (isa<arith::ConstantOp>(def) &&
-                          isa<SplatElementsAttr>(
-                              cast<arith::ConstantOp>(def).getValue())));
-    if (remat) {
+    if (isRematerializable(operand.get())) {
       Operation *copy = b.clone(*def);
       copy->getResult(0).setType(newType);
       if (auto cst = dyn_cast<arith::ConstantOp>(copy))
@@ -222,7 +230,12 @@ public:
       Value offsets = op->getOperand(isa<StoreOp>(op) ? 2 : 1);
       if (!isa<RankedTensorType>(offsets.getType()))
         return;
+      // Follow the stored value's layout when the offsets are cheap to
+      // recompute in it (a reduction result stored at tile.range offsets),
+      // else the offsets' layout.
       Attribute enc = encodingOf(offsets);
+      if (isa<StoreOp>(op) && isRematerializable(offsets))
+        enc = encodingOf(op->getOperand(0));
       for (OpOperand &operand : op->getOpOperands())
         requireEncoding(op, operand, enc);
       for (OpResult r : op->getResults())

@@ -139,6 +139,7 @@ void runCase(const std::string &target, bool bf16, int tpp) {
   auto m = compile(target, knobs);
   ASSERT_TRUE(m);
   const bool fnuz = target == "gfx942";
+  // sm_90 uses OCP e4m3fn like gfx950.
   const double fp8Max = fnuz ? 240.0 : 448.0;
   const int T = 203, blockSize = 64, numBlocks = 5;
   Problem p = makeProblem(T, blockSize, numBlocks, bf16, 99 + tpp);
@@ -211,6 +212,8 @@ TEST(EmulatorIndexerKernel, Gfx942Bf16) { runCase("gfx942", true, 4); }
 TEST(EmulatorIndexerKernel, Gfx950Bf16) { runCase("gfx950", true, 8); }
 TEST(EmulatorIndexerKernel, Gfx942F32) { runCase("gfx942", false, 16); }
 TEST(EmulatorIndexerKernel, Gfx950F32) { runCase("gfx950", false, 4); }
+// The sm_90 SIMT IR runs in wave32.
+TEST(EmulatorIndexerKernel, Sm90Bf16) { runCase("sm_90", true, 8); }
 
 // num_slots claims a larger cache than the buffer holds: the kernel's guard
 // lets the slot through, the emulator catches the out-of-bounds store.

@@ -210,7 +210,23 @@ LogicalResult lowerSimtToLLVMDialect(ModuleOp module, const TargetInfo &target,
     gpm.addPass(createConvertGpuOpsToNVVMOps());
   }
   pm.addPass(createReconcileUnrealizedCastsPass());
-  return pm.run(module);
+  if (failed(pm.run(module)))
+    return failure();
+
+  // Tessel always launches a kernel with exactly its known block size, so
+  // on NVIDIA the bound becomes `.reqntid` (upstream writes `.maxntid`; PTX
+  // forbids both on one entry).
+  if (target.vendor() == Vendor::NVIDIA) {
+    module.walk([](LLVM::LLVMFuncOp func) {
+      auto known = func->getAttrOfType<DenseI32ArrayAttr>(
+          gpu::GPUDialect::KnownBlockSizeAttrHelper::getNameStr());
+      if (!known || !func->hasAttr("nvvm.maxntid"))
+        return;
+      func->removeAttr("nvvm.maxntid");
+      func->setAttr("nvvm.reqntid", known);
+    });
+  }
+  return success();
 }
 
 namespace {

@@ -1,8 +1,11 @@
 // RUN: tessel-translate %s --target=sm_90 --emit=ptx -o - | FileCheck %s
-// Checks that known_block_size reaches the PTX entry as a thread-count bound.
+// Checks that known_block_size reaches the PTX entry as the exact thread
+// count (.reqntid; Tessel always launches that many), not only a bound.
 
 // CHECK: .entry k(
-// CHECK: .maxntid 128, 1, 1
+// CHECK-NOT: .maxntid
+// CHECK: .reqntid 128, 1, 1
+// CHECK-NOT: .maxntid
 
 module attributes {gpu.container_module} {
   gpu.module @k {

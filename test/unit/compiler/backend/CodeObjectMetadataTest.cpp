@@ -255,6 +255,8 @@ TEST(PtxMetadata, CompiledKernelMatchesItsDeclaration) {
   EXPECT_EQ(md->kernels[0].args.size(), 11u);
   EXPECT_EQ(md->kernels[0].kernargSegmentSize, 84u);
   EXPECT_EQ(md->kernels[0].maxFlatWorkgroupSize, 128u);
+  EXPECT_EQ(md->kernels[0].reqdWorkgroupSize,
+            (std::vector<uint64_t>{128, 1, 1}));
 }
 
 TEST(PtxMetadata, PtxasReportsRegistersWhenInstalled) {

@@ -620,6 +620,21 @@ void bitcastVecImpl(Wave &W, const Inst &I) {
            dw = (unsigned)aux[3];
   const uint64_t *a = W.slot(I.a);
   uint64_t *d = W.slot(I.d);
+  if (sw % 8 == 0 && dw % 8 == 0) {
+    // Byte-aligned element widths: repack bytes (little endian).
+    const unsigned sb = sw / 8, db = dw / 8;
+    for (unsigned l = 0; l < kLanes; ++l) {
+      uint8_t buf[512];
+      for (unsigned e = 0; e < sn; ++e)
+        std::memcpy(buf + e * sb, &a[e * kLanes + l], sb);
+      for (unsigned e = 0; e < dn; ++e) {
+        uint64_t v = 0;
+        std::memcpy(&v, buf + e * db, db);
+        d[e * kLanes + l] = v;
+      }
+    }
+    return;
+  }
   for (unsigned l = 0; l < kLanes; ++l) {
     // Little-endian concatenation of the source elements.
     uint8_t buf[512] = {0};

@@ -197,6 +197,31 @@ TEST(EmulatorMore, RawBufferVectorAndAtomics) {
     EXPECT_EQ(C[1 + l], 1) << l;
 }
 
+// vector.bitcast across element widths that are not whole bytes: element 0
+// is the least significant bit.
+TEST(EmulatorMore, SubByteBitcast) {
+  std::string body = R"(
+    %t = gpu.thread_id x
+    %m = arith.constant dense<[true, false, true, true, false, false, false, true]> : vector<8xi1>
+    %b = vector.bitcast %m : vector<8xi1> to vector<1xi8>
+    %x = vector.extract %b[0] : i8 from vector<1xi8>
+    %xi = arith.extui %x : i8 to i32
+    %w = arith.constant dense<[305419896]> : vector<1xi32>
+    %n = vector.bitcast %w : vector<1xi32> to vector<8xi4>
+    %n1 = vector.extract %n[1] : i4 from vector<8xi4>
+    %n1i = arith.extui %n1 : i4 to i32
+    %r = arith.muli %xi, %n1i : i32
+    memref.store %r, %O[%t] : memref<?xi32, #gpu.address_space<global>>
+  )";
+  auto m = load(kernel("%O: " + kI32, body));
+  ASSERT_TRUE(m);
+  std::vector<int32_t> O(64);
+  EXPECT_OK(m->launchArgs("k", {1, 1, 1}, {64, 1, 1},
+                          {KernelArg::buffer(O.data(), 64)}));
+  // 0b10001101 = 141; 0x12345678 nibble 1 = 7.
+  EXPECT_EQ(O[9], 141 * 7);
+}
+
 // Multi-dimensional LDS: each index is checked against its own dimension.
 TEST(EmulatorMore, PerDimensionBoundsCheck) {
   std::string body = R"(

@@ -157,8 +157,27 @@ AxisInfo AxisInfoAnalysis::compute(Value v) {
         r.constant = *a.constant * *b.constant;
       return r;
     }
-    if (isa<arith::CmpIOp, arith::AndIOp, arith::OrIOp, arith::DivSIOp,
-            arith::DivUIOp, arith::CmpFOp>(def))
+    // a < b with a contiguous and b constant along a run: if the run start
+    // and b are both multiples of g, every element of an aligned group of g
+    // compares the same way (s < b implies s + g - 1 < b).
+    if (auto cmp = dyn_cast<arith::CmpIOp>(def)) {
+      auto pred = cmp.getPredicate();
+      if (pred == arith::CmpIPredicate::slt ||
+          pred == arith::CmpIPredicate::ult ||
+          pred == arith::CmpIPredicate::sge ||
+          pred == arith::CmpIPredicate::uge)
+        for (unsigned d = 0; d < rank; ++d) {
+          if (a.contiguity[d] <= 1 || b.constancy[d] < a.contiguity[d])
+            continue;
+          int64_t g = std::gcd(a.contiguity[d],
+                               std::gcd(a.divisibility[d],
+                                        b.elementDivisibility(d)));
+          r.constancy[d] = std::max(r.constancy[d], g);
+        }
+      return r;
+    }
+    if (isa<arith::AndIOp, arith::OrIOp, arith::DivSIOp, arith::DivUIOp,
+            arith::CmpFOp>(def))
       return r;
   }
   if (isa<arith::SelectOp>(def)) {

@@ -1,0 +1,81 @@
+#!/bin/bash
+# The GPU run of Tessel on an NVIDIA H200 (or any sm_90 card): builds the
+# runtime alone (no LLVM/MLIR), runs the indexer pipeline against its float64
+# reference on the real compiled sm_90 PTX, the K-cache writer benchmark, the
+# launch-overhead program, the Python binding against torch, ptxas's resource
+# report of every sm_90 code object and compute-sanitizer's memcheck.
+#
+#   test/gpu/run_h200.sh BUNDLE [OUTDIR]
+#
+# BUNDLE is the kernel library built elsewhere (build/kernels/
+# tessel_kernels.tbundle). Logs go to OUTDIR (default $OUT, else ./gpu-out).
+# Exits non-zero if any correctness step failed.
+set -u
+BUNDLE=$(readlink -f "${1:?usage: run_h200.sh BUNDLE [OUTDIR]}")
+OUTDIR=${2:-${OUT:-./gpu-out}}
+mkdir -p "$OUTDIR"
+B=/tmp/tessel-gpu-build
+status=0
+step() { # step NAME LOG TIMEOUT CMD...: run, log, remember a failure
+  local name=$1 log=$2 limit=$3; shift 3
+  echo "=== $name: $*" | tee -a "$OUTDIR/$log"
+  timeout "$limit" "$@" >>"$OUTDIR/$log" 2>&1
+  local rc=$?
+  tail -n 60 "$OUTDIR/$log" | grep -v '^tessel: indexer_k_cache_write' | tail -n 40
+  echo "=== $name: rc=$rc"
+  [ $rc -ne 0 ] && status=1
+  return 0
+}
+
+{ date -u; nvidia-smi; nvidia-smi -q | grep -iE 'clocks|MHz' | head -20
+  /usr/bin/g++ --version | head -1; cmake --version | head -1
+  sha256sum "$BUNDLE"; } >"$OUTDIR/system.log" 2>&1
+head -20 "$OUTDIR/system.log"
+
+step build build.log 300 bash -c "cmake -G Ninja -S . -B $B \
+  -DTESSEL_BUILD_COMPILER=OFF -DTESSEL_BUILD_TESTS=OFF \
+  -DCMAKE_CXX_COMPILER=/usr/bin/g++ -DCMAKE_BUILD_TYPE=Release && \
+  ninja -C $B tessel-run-indexer tessel-cache-write-bench tessel-launch-overhead"
+
+step run-indexer run_indexer.log 180 "$B/bin/tessel-run-indexer" --device cuda \
+  --bundle "$BUNDLE" --each-variant
+step bench bench.log 240 "$B/bin/tessel-cache-write-bench" --bundle "$BUNDLE"
+step launch-overhead-empty launch_overhead.log 60 "$B/bin/tessel-launch-overhead"
+step launch-overhead-real launch_overhead.log 60 "$B/bin/tessel-launch-overhead" \
+  "$BUNDLE" --tokens 1
+export PYTHONUNBUFFERED=1
+step python python.log 180 python3 test/gpu/torch_check.py \
+  "$B/lib/libtessel_runtime.so" "$BUNDLE"
+step pytest python.log 120 env TESSEL_TEST_CUDA_BUNDLE="$BUNDLE" \
+  TESSEL_TEST_RUNTIME_LIBRARY="$B/lib/libtessel_runtime.so" \
+  PYTHONPATH=runtime/python python3 -m pytest -q -p no:cacheprovider \
+  runtime/python/tests/test_torch_cuda.py
+
+# ptxas's report of the PTX in the bundle (the manifest has no register counts
+# for PTX: the library builder does not run ptxas).
+mkdir -p /tmp/tessel-ptx
+python3 - "$BUNDLE" /tmp/tessel-ptx <<'PY' >>"$OUTDIR/ptxas.log" 2>&1
+import json, struct, sys
+data = open(sys.argv[1], "rb").read()
+n, = struct.unpack_from("<I", data, 24)
+moff, msize = struct.unpack_from("<QQ", data, 32)
+blobs = [struct.unpack_from("<QQQ", data, 64 + 24 * i) for i in range(n)]
+man = json.loads(data[moff:moff + msize])
+for e in man["code_objects"]:
+    if e["target"] == "sm_90":
+        off, size, _ = blobs[e["blob"]]
+        open("%s/%s.ptx" % (sys.argv[2], e["name"]), "wb").write(data[off:off + size])
+PY
+for f in /tmp/tessel-ptx/*.ptx; do
+  echo "== $(basename "$f")" >>"$OUTDIR/ptxas.log"
+  timeout 60 ptxas -arch=sm_90 -v -o /dev/null "$f" >>"$OUTDIR/ptxas.log" 2>&1 || status=1
+done
+grep -E '^==|registers|spill|smem' "$OUTDIR/ptxas.log" | head -40
+
+if command -v compute-sanitizer >/dev/null; then
+  step sanitizer sanitizer.log 150 compute-sanitizer --tool memcheck \
+    --error-exitcode 3 "$B/bin/tessel-run-indexer" --device cuda \
+    --bundle "$BUNDLE" --quiet
+fi
+echo "run_h200.sh: overall status $status"
+exit $status

@@ -1,0 +1,330 @@
+//===- cache_write_bench.cpp - K-cache writer bandwidth on a CUDA device --===//
+//
+// tessel-cache-write-bench: the effective bandwidth of
+// tessel_indexer_k_cache_write against the device's measured
+// device-to-device copy bandwidth. A benchmark program, not a test.
+//
+//   tessel-cache-write-bench [--bundle FILE] [--iters N]
+//
+// Shapes: T in {4096, 65536, 262144} tokens, bf16 k [T, 128], block_size 64.
+// Bytes per call = T*128*2 (k read) + T*8 (slots read) + T*132 (fp8 values
+// and scale written). Times are CUDA events around each launch, median over
+// many launches; the inputs rotate over enough buffer sets (>= 256 MiB) that
+// the L2 cache does not hold them. The copy bandwidth is a 1 GiB
+// cuMemcpyDtoDAsync, counting bytes read plus bytes written. Rows: the
+// dispatcher's pick, then every bf16 code object of the target alone.
+// Without a CUDA device it prints that it skips and exits 0.
+//
+//===----------------------------------------------------------------------===//
+
+#include "tessel/bundle.h"
+#include "tessel/tessel.h"
+
+#include <algorithm>
+#include <cinttypes>
+#include <cstdio>
+#include <cstdlib>
+#include <cstring>
+#include <dlfcn.h>
+#include <numeric>
+#include <random>
+#include <string>
+#include <type_traits>
+#include <unistd.h>
+#include <vector>
+
+namespace {
+
+// The few CUDA driver entry points the timing needs (no CUDA headers).
+struct Cuda {
+  int (*init)(unsigned) = nullptr;
+  int (*deviceGet)(int *, int) = nullptr;
+  int (*primaryCtxRetain)(void **, int) = nullptr;
+  int (*ctxSetCurrent)(void *) = nullptr;
+  int (*eventCreate)(void **, unsigned) = nullptr;
+  int (*eventRecord)(void *, void *) = nullptr;
+  int (*eventSynchronize)(void *) = nullptr;
+  int (*eventElapsed)(float *, void *, void *) = nullptr;
+  int (*memcpyDtoDAsync)(uint64_t, uint64_t, size_t, void *) = nullptr;
+
+  bool load() {
+    void *lib = dlopen("libcuda.so.1", RTLD_NOW);
+    if (!lib)
+      return false;
+    auto sym = [&](const char *n, auto &f) {
+      f = reinterpret_cast<std::remove_reference_t<decltype(f)>>(dlsym(lib, n));
+      return f != nullptr;
+    };
+    bool ok = sym("cuInit", init) && sym("cuDeviceGet", deviceGet) &&
+              sym("cuDevicePrimaryCtxRetain", primaryCtxRetain) &&
+              sym("cuCtxSetCurrent", ctxSetCurrent) &&
+              sym("cuEventCreate", eventCreate) &&
+              sym("cuEventRecord", eventRecord) &&
+              sym("cuEventSynchronize", eventSynchronize) &&
+              sym("cuMemcpyDtoDAsync_v2", memcpyDtoDAsync);
+    if (!sym("cuEventElapsedTime_v2", eventElapsed))
+      ok = ok && sym("cuEventElapsedTime", eventElapsed);
+    return ok;
+  }
+};
+
+Cuda cu;
+
+[[noreturn]] void fatal(const char *what) {
+  fprintf(stderr, "tessel-cache-write-bench: %s: %s\n", what,
+          tessel_last_error());
+  exit(2);
+}
+
+void check(int rc, const char *what) {
+  if (rc != 0) {
+    fprintf(stderr, "tessel-cache-write-bench: %s failed (CUresult %d)\n", what,
+            rc);
+    exit(2);
+  }
+}
+
+double median(std::vector<double> v) {
+  std::sort(v.begin(), v.end());
+  return v[v.size() / 2];
+}
+
+struct Set {
+  void *k = nullptr, *slots = nullptr, *cache = nullptr;
+};
+
+struct Shape {
+  int64_t tokens, numBlocks;
+  std::vector<Set> sets;
+};
+
+constexpr int64_t kBlock = 64;
+
+/// Median microseconds per call over `iters` launches, rotating sets.
+double timeCalls(tessel_context *ctx, Shape &s, int iters, void *stream,
+                 void *ev0, void *ev1, bool &ok) {
+  tessel_tensor tk{}, ts{}, tc{};
+  tk.dtype = TESSEL_DTYPE_BF16;
+  tk.rank = 2;
+  tk.shape[0] = s.tokens;
+  tk.shape[1] = 128;
+  tk.strides[0] = 128;
+  tk.strides[1] = 1;
+  ts.dtype = TESSEL_DTYPE_I64;
+  ts.rank = 1;
+  ts.shape[0] = s.tokens;
+  ts.strides[0] = 1;
+  tc.dtype = TESSEL_DTYPE_U8;
+  tc.rank = 4;
+  const int64_t shape[4] = {s.numBlocks, kBlock, 1, 132};
+  const int64_t strides[4] = {kBlock * 132, 132, 132, 1};
+  for (int i = 0; i < 4; ++i) {
+    tc.shape[i] = shape[i];
+    tc.strides[i] = strides[i];
+  }
+  std::vector<double> us;
+  ok = true;
+  for (int i = -5; i < iters; ++i) { // 5 warm-up calls
+    const Set &set = s.sets[(i + 5) % s.sets.size()];
+    tk.data = set.k;
+    ts.data = set.slots;
+    tc.data = set.cache;
+    check(cu.eventRecord(ev0, stream), "cuEventRecord");
+    if (tessel_indexer_k_cache_write(ctx, &tk, &ts, &tc,
+                                     static_cast<tessel_stream>(stream)) !=
+        TESSEL_SUCCESS) {
+      fprintf(stderr, "launch failed: %s\n", tessel_last_error());
+      ok = false;
+      return 0;
+    }
+    check(cu.eventRecord(ev1, stream), "cuEventRecord");
+    check(cu.eventSynchronize(ev1), "cuEventSynchronize");
+    float ms = 0;
+    check(cu.eventElapsed(&ms, ev0, ev1), "cuEventElapsedTime");
+    if (i >= 0)
+      us.push_back(ms * 1e3);
+  }
+  return median(us);
+}
+
+} // namespace
+
+int main(int argc, char **argv) {
+  std::string bundlePath;
+  int iters = 200;
+  for (int i = 1; i < argc; ++i) {
+    std::string a = argv[i];
+    if (a == "--bundle" && i + 1 < argc)
+      bundlePath = argv[++i];
+    else if (a == "--iters" && i + 1 < argc)
+      iters = std::max(5, atoi(argv[++i]));
+    else {
+      fprintf(stderr, "usage: %s [--bundle FILE] [--iters N]\n", argv[0]);
+      return 2;
+    }
+  }
+  if (bundlePath.empty()) {
+    char buf[4096];
+    ssize_t n = readlink("/proc/self/exe", buf, sizeof buf - 1);
+    std::string self = n > 0 ? std::string(buf, n) : "./x";
+    bundlePath =
+        self.substr(0, self.rfind('/')) + "/../kernels/tessel_kernels.tbundle";
+  }
+
+  tessel_context *ctx = nullptr;
+  if (tessel_context_create("cuda", 0, &ctx) != TESSEL_SUCCESS) {
+    printf("SKIP: no CUDA device (%s); this benchmark needs one\n",
+           tessel_last_error());
+    return 0;
+  }
+  if (!cu.load()) {
+    printf("SKIP: libcuda.so.1 lacks the event entry points\n");
+    return 0;
+  }
+  check(cu.init(0), "cuInit");
+  int dev = 0;
+  void *pctx = nullptr;
+  check(cu.deviceGet(&dev, 0), "cuDeviceGet");
+  check(cu.primaryCtxRetain(&pctx, dev), "cuDevicePrimaryCtxRetain");
+  check(cu.ctxSetCurrent(pctx), "cuCtxSetCurrent");
+  printf("device: cuda %s, %d SMs\n", tessel_context_arch(ctx),
+         tessel_context_cu_count(ctx));
+
+  tessel::Bundle bundle;
+  std::string err;
+  if (!tessel::readBundleFile(bundlePath, bundle, err)) {
+    fprintf(stderr, "tessel-cache-write-bench: %s\n", err.c_str());
+    return 2;
+  }
+  if (tessel_context_load_bundle(ctx, bundlePath.c_str()) != TESSEL_SUCCESS)
+    fatal("tessel_context_load_bundle");
+  printf("bundle: %s\n", bundlePath.c_str());
+
+  tessel_stream stream = nullptr;
+  if (tessel_stream_create(ctx, &stream) != TESSEL_SUCCESS)
+    fatal("tessel_stream_create");
+  void *ev0 = nullptr, *ev1 = nullptr;
+  check(cu.eventCreate(&ev0, 0), "cuEventCreate");
+  check(cu.eventCreate(&ev1, 0), "cuEventCreate");
+
+  // The copy bandwidth: 1 GiB device to device, read + write.
+  const size_t copyBytes = size_t(1) << 30;
+  void *src = nullptr, *dst = nullptr;
+  if (tessel_malloc(ctx, copyBytes, &src) ||
+      tessel_malloc(ctx, copyBytes, &dst))
+    fatal("tessel_malloc");
+  std::vector<double> copyMs;
+  for (int i = 0; i < 23; ++i) {
+    check(cu.eventRecord(ev0, stream), "cuEventRecord");
+    check(cu.memcpyDtoDAsync(reinterpret_cast<uint64_t>(dst),
+                             reinterpret_cast<uint64_t>(src), copyBytes,
+                             stream),
+          "cuMemcpyDtoDAsync");
+    check(cu.eventRecord(ev1, stream), "cuEventRecord");
+    check(cu.eventSynchronize(ev1), "cuEventSynchronize");
+    float ms = 0;
+    check(cu.eventElapsed(&ms, ev0, ev1), "cuEventElapsedTime");
+    if (i >= 3)
+      copyMs.push_back(ms);
+  }
+  double copyTbps = 2.0 * copyBytes / (median(copyMs) * 1e-3) / 1e12;
+  printf("device-to-device copy: %.3f TB/s (1 GiB, read + write, median of "
+         "%zu)\n",
+         copyTbps, copyMs.size());
+  tessel_free(ctx, src);
+  tessel_free(ctx, dst);
+
+  // Contexts holding one bf16 code object each, for the per-variant rows.
+  std::string arch = tessel_context_arch(ctx);
+  std::vector<std::pair<std::string, tessel_context *>> variants;
+  for (const tessel::BundleEntry &e : bundle.entries) {
+    int64_t bf16 = 0;
+    if (e.target != arch || e.format == tessel::CodeFormat::Simt ||
+        !e.knob("k_bf16", bf16) || !bf16)
+      continue;
+    tessel::Bundle one;
+    one.compilerVersion = bundle.compilerVersion;
+    one.entries.push_back(e);
+    std::string bytes;
+    char path[] = "/tmp/tessel-bench-XXXXXX";
+    int fd = mkstemp(path);
+    if (!tessel::serializeBundle(one, bytes, err) || fd < 0 ||
+        write(fd, bytes.data(), bytes.size()) !=
+            static_cast<ssize_t>(bytes.size())) {
+      fprintf(stderr, "cannot write a one-variant bundle\n");
+      return 2;
+    }
+    close(fd);
+    tessel_context *v = nullptr;
+    if (tessel_context_create("cuda", 0, &v) != TESSEL_SUCCESS ||
+        tessel_context_load_bundle(v, path) != TESSEL_SUCCESS)
+      fatal("one-variant context");
+    unlink(path);
+    int64_t tpp = 0;
+    e.knob("tokens_per_program", tpp);
+    variants.push_back({"tokens_per_program=" + std::to_string(tpp), v});
+  }
+
+  printf("\n%-8s %-26s %10s %12s %9s %9s\n", "tokens", "kernel", "MB/call",
+         "us (median)", "TB/s", "of copy");
+  std::mt19937_64 rng(7);
+  for (int64_t T : {4096, 65536, 262144}) {
+    Shape s;
+    s.tokens = T;
+    s.numBlocks = (T + kBlock - 1) / kBlock;
+    const double bytes = double(T) * 128 * 2 + T * 8.0 + T * 132.0;
+    size_t nsets = std::max<size_t>(2, size_t((256.0 * (1 << 20)) / bytes) + 1);
+    // Host data once; every set gets a copy at its own addresses.
+    std::vector<uint16_t> k(T * 128);
+    std::normal_distribution<float> normal(0.f, 2.f);
+    for (auto &h : k) {
+      float f = normal(rng);
+      uint32_t u;
+      memcpy(&u, &f, 4);
+      h = static_cast<uint16_t>((u + 0x7FFF + ((u >> 16) & 1)) >> 16);
+    }
+    // Blocks in a random order, tokens in order within a block (as an
+    // engine's block allocator hands them out).
+    std::vector<int64_t> blocks(s.numBlocks), slots(T);
+    std::iota(blocks.begin(), blocks.end(), 0);
+    std::shuffle(blocks.begin(), blocks.end(), rng);
+    for (int64_t t = 0; t < T; ++t)
+      slots[t] = blocks[t / kBlock] * kBlock + t % kBlock;
+    for (size_t i = 0; i < nsets; ++i) {
+      Set set;
+      if (tessel_malloc(ctx, T * 256, &set.k) ||
+          tessel_malloc(ctx, T * 8, &set.slots) ||
+          tessel_malloc(ctx, s.numBlocks * kBlock * 132, &set.cache) ||
+          tessel_memcpy(ctx, set.k, k.data(), T * 256, 0) ||
+          tessel_memcpy(ctx, set.slots, slots.data(), T * 8, 0))
+        fatal("set up the inputs");
+      s.sets.push_back(set);
+    }
+    int n = T >= 262144 ? std::max(20, iters / 4) : iters;
+    auto row = [&](const char *name, tessel_context *c) {
+      bool ok = false;
+      double us = timeCalls(c, s, n, stream, ev0, ev1, ok);
+      if (!ok) {
+        printf("%-8" PRId64 " %-26s %10s\n", T, name, "FAILED");
+        return;
+      }
+      double tbps = bytes / (us * 1e-6) / 1e12;
+      printf("%-8" PRId64 " %-26s %10.2f %12.2f %9.3f %8.1f%%\n", T, name,
+             bytes / 1e6, us, tbps, 100.0 * tbps / copyTbps);
+      fflush(stdout);
+    };
+    row("dispatcher's pick", ctx);
+    for (auto &v : variants)
+      row(v.first.c_str(), v.second);
+    for (Set &set : s.sets) {
+      tessel_free(ctx, set.k);
+      tessel_free(ctx, set.slots);
+      tessel_free(ctx, set.cache);
+    }
+  }
+  for (auto &v : variants)
+    tessel_context_destroy(v.second);
+  tessel_stream_destroy(ctx, stream);
+  tessel_context_destroy(ctx);
+  return 0;
+}

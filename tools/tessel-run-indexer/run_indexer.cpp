@@ -1,0 +1,587 @@
+//===- run_indexer.cpp - Run the indexer pipeline and check it ------------===//
+//
+// tessel-run-indexer: creates a context on a device, loads a kernel bundle,
+// prints the device and the resource usage of every code object in the
+// bundle, then runs the indexer ops that exist on random data over several
+// realistic shapes and checks every result against a float64 reference
+// written here, independently of the kernels and the runtime.
+//
+//   tessel-run-indexer [--device auto|cuda|hip|emu|emu:gfx942|emu:gfx950]
+//                      [--bundle FILE] [--seed N] [--each-variant] [--quiet]
+//
+// The bundle defaults to TESSEL_BUNDLE (loaded by the runtime itself), else
+// ../kernels/tessel_kernels.tbundle next to this program. --each-variant also
+// runs a few shapes on every code object of the device's target, one at a
+// time (a one-entry bundle per variant), not only on the dispatcher's picks.
+// Exits 0 when every check passes, 1 on any mismatch, 2 on a setup error.
+//
+//===----------------------------------------------------------------------===//
+
+#include "tessel/bundle.h"
+#include "tessel/tessel.h"
+
+#include <algorithm>
+#include <chrono>
+#include <cinttypes>
+#include <cmath>
+#include <cstdarg>
+#include <cstdio>
+#include <cstdlib>
+#include <cstring>
+#include <random>
+#include <string>
+#include <unistd.h>
+#include <vector>
+
+namespace {
+
+constexpr int kHeadDim = 128;
+constexpr int kRowBytes = 132; // 128 fp8 values + one f32 scale
+
+[[noreturn]] void fatal(const char *what) {
+  fprintf(stderr, "tessel-run-indexer: %s: %s\n", what, tessel_last_error());
+  exit(2);
+}
+
+//===-- A small reader of flat JSON fields (the resources string) ---------===//
+
+/// The number after `"key":` in json, or nan if absent.
+double jsonNumber(const std::string &json, const char *key) {
+  std::string pat = std::string("\"") + key + "\":";
+  size_t p = json.find(pat);
+  if (p == std::string::npos)
+    return NAN;
+  p += pat.size();
+  while (p < json.size() && json[p] == ' ')
+    ++p;
+  char *end = nullptr;
+  double v = strtod(json.c_str() + p, &end);
+  return end == json.c_str() + p ? NAN : v;
+}
+
+std::string field(const std::string &json, const char *key) {
+  double v = jsonNumber(json, key);
+  if (std::isnan(v))
+    return "-";
+  char buf[32];
+  snprintf(buf, sizeof buf, "%.0f", v);
+  return buf;
+}
+
+void printResources(const tessel::Bundle &b) {
+  printf("\nbundle: %zu code objects, compiler '%s'\n", b.entries.size(),
+         b.compilerVersion.c_str());
+  printf("%-72s %-10s %-5s %5s %5s %5s %6s %7s %6s %4s %5s\n", "code object",
+         "target", "fmt", "vgpr", "sgpr", "agpr", "lds", "scratch", "spills",
+         "wave", "block");
+  for (const tessel::BundleEntry &e : b.entries) {
+    const std::string &r = e.resources;
+    std::string spills = "-";
+    double vs = jsonNumber(r, "vgpr_spill_count"),
+           ss = jsonNumber(r, "sgpr_spill_count");
+    if (!std::isnan(vs) || !std::isnan(ss)) {
+      char buf[32];
+      snprintf(buf, sizeof buf, "%.0f",
+               (std::isnan(vs) ? 0 : vs) + (std::isnan(ss) ? 0 : ss));
+      spills = buf;
+    }
+    std::string target = e.target;
+    if (e.format == tessel::CodeFormat::Simt)
+      target = "emu-" + target;
+    printf("%-72s %-10s %-5s %5s %5s %5s %6s %7s %6s %4s %5u\n", e.name.c_str(),
+           target.c_str(), tessel::codeFormatName(e.format),
+           field(r, "vgpr_count").c_str(), field(r, "sgpr_count").c_str(),
+           field(r, "agpr_count").c_str(), field(r, "lds_bytes").c_str(),
+           field(r, "scratch_bytes").c_str(), spills.c_str(),
+           field(r, "wavefront_size").c_str(), e.block[0]);
+  }
+  printf("(- = not reported for that format: PTX resources come from ptxas, "
+         "which the library builder does not run; SIMT IR has none)\n");
+}
+
+//===-- The reference
+//------------------------------------------------------===//
+
+/// fp8 e4m3 with `bias` (7: e4m3fn, max 448; 8: e4m3fnuz, max 240),
+/// round-to-nearest-even, saturating to the largest finite value. Written
+/// from the format definitions, not from any kernel or library.
+uint8_t encodeFp8(double x, bool fnuz) {
+  const int bias = fnuz ? 8 : 7;
+  const double maxv = fnuz ? 240.0 : 448.0;
+  const uint8_t maxBits = fnuz ? 0x7F : 0x7E;
+  uint8_t sign = std::signbit(x) ? 0x80 : 0x00;
+  double a = std::fabs(x);
+  uint8_t bits;
+  if (a >= maxv) {
+    bits = maxBits;
+  } else {
+    int minExp = 1 - bias; // exponent of the smallest normal
+    int e;
+    std::frexp(a, &e); // a = f * 2^e, f in [0.5, 1)
+    e -= 1;            // a = g * 2^e, g in [1, 2)
+    if (a == 0 || e < minExp)
+      e = minExp; // subnormal: the quantum of the smallest binade
+    double quantum = std::ldexp(1.0, e - 3);
+    double m = std::nearbyint(a / quantum); // exact scaling; ties to even
+    if (e == minExp && m < 8) {
+      bits =
+          static_cast<uint8_t>(m); // subnormal (or 0; m==8 is the min normal)
+    } else {
+      if (m == 16) {
+        m = 8;
+        ++e;
+      }
+      double v = std::ldexp(m, e - 3);
+      if (v > maxv)
+        bits = maxBits;
+      else
+        bits =
+            static_cast<uint8_t>(((e + bias) << 3) | (static_cast<int>(m) - 8));
+    }
+  }
+  if (fnuz && bits == 0)
+    return 0; // e4m3fnuz has no negative zero (0x80 is NaN)
+  return sign | bits;
+}
+
+float bf16ToFloat(uint16_t h) {
+  uint32_t u = static_cast<uint32_t>(h) << 16;
+  float f;
+  memcpy(&f, &u, 4);
+  return f;
+}
+
+uint16_t floatToBf16(float f) { // round to nearest even (finite inputs)
+  uint32_t u;
+  memcpy(&u, &f, 4);
+  u += 0x7FFF + ((u >> 16) & 1);
+  return static_cast<uint16_t>(u >> 16);
+}
+
+float ulpDistance(float a, float b) {
+  if (a == b)
+    return 0;
+  int32_t ia, ib;
+  memcpy(&ia, &a, 4);
+  memcpy(&ib, &b, 4);
+  if ((ia < 0) != (ib < 0))
+    return INFINITY;
+  return static_cast<float>(std::llabs(static_cast<long long>(ia) - ib));
+}
+
+//===-- One case ----------------------------------------------------------===//
+
+struct Case {
+  int64_t tokens;
+  bool bf16;
+  int64_t blockSize;
+  int64_t rowStride; // elements
+  bool pastEnd;      // some slots >= num_slots (GPUs only)
+};
+
+struct Result {
+  bool ok = true;
+  int64_t written = 0, skipped = 0;
+  int64_t badBytes = 0, badScales = 0, ulp1Scales = 0, badUntouched = 0;
+  std::string firstError;
+  double ms = 0;
+};
+
+void note(Result &r, const char *fmt, ...)
+    __attribute__((format(printf, 2, 3)));
+void note(Result &r, const char *fmt, ...) {
+  r.ok = false;
+  if (!r.firstError.empty())
+    return;
+  char buf[512];
+  va_list ap;
+  va_start(ap, fmt);
+  vsnprintf(buf, sizeof buf, fmt, ap);
+  va_end(ap);
+  r.firstError = buf;
+}
+
+struct DevBuf {
+  tessel_context *ctx = nullptr;
+  void *p = nullptr;
+  DevBuf(tessel_context *c, size_t bytes) : ctx(c) {
+    if (tessel_malloc(ctx, bytes ? bytes : 16, &p) != TESSEL_SUCCESS)
+      fatal("tessel_malloc");
+  }
+  ~DevBuf() { tessel_free(ctx, p); }
+  DevBuf(const DevBuf &) = delete;
+  DevBuf &operator=(const DevBuf &) = delete;
+};
+
+Result runCase(tessel_context *ctx, const Case &c, bool fnuz,
+               std::mt19937_64 &rng) {
+  Result r;
+  const int64_t T = c.tokens, S = c.rowStride, bs = c.blockSize;
+  // Enough blocks that the slots are sparse in the cache: the untouched-byte
+  // check then covers most of it.
+  const int64_t numSlots = std::max<int64_t>(2 * T + 3, bs) + bs - 1;
+  const int64_t numBlocks = (numSlots + bs - 1) / bs;
+  const int64_t slotsTotal = numBlocks * bs;
+  const size_t elem = c.bf16 ? 2 : 4;
+
+  // k: magnitudes spanning several binades per row, one all-zero row, one row
+  // with a single large outlier; the padding past column 128 holds values that
+  // would dominate amax if the kernel read it.
+  std::normal_distribution<float> normal(0.f, 1.f);
+  std::uniform_real_distribution<float> uni(-3.f, 3.f);
+  std::vector<float> kf(T * S);
+  for (int64_t t = 0; t < T; ++t) {
+    float rowScale = std::exp2(uni(rng) * 4); // 2^-12 .. 2^12
+    for (int64_t d = 0; d < S; ++d)
+      kf[t * S + d] = d < kHeadDim ? normal(rng) * rowScale : 1.0e6f;
+    if (T > 2 && t == T / 2)
+      for (int d = 0; d < kHeadDim; ++d)
+        kf[t * S + d] = 0.f;
+    if (T > 3 && t == T / 3)
+      kf[t * S + (rng() % kHeadDim)] = 1000.f * rowScale;
+  }
+  std::vector<uint8_t> kBytes(T * S * elem);
+  for (int64_t i = 0; i < T * S; ++i) {
+    if (c.bf16) {
+      uint16_t h = floatToBf16(kf[i]);
+      kf[i] = bf16ToFloat(h);
+      memcpy(&kBytes[i * 2], &h, 2);
+    } else {
+      memcpy(&kBytes[i * 4], &kf[i], 4);
+    }
+  }
+
+  // Slots: distinct, shuffled; about 1 in 6 negative (-1 and other negative
+  // values); with pastEnd some >= num_slots.
+  std::vector<int64_t> perm(slotsTotal);
+  for (int64_t i = 0; i < slotsTotal; ++i)
+    perm[i] = i;
+  std::shuffle(perm.begin(), perm.end(), rng);
+  std::vector<int64_t> slots(T);
+  for (int64_t t = 0; t < T; ++t) {
+    slots[t] = perm[t];
+    uint64_t u = rng() % 12;
+    if (u == 0)
+      slots[t] = -1;
+    else if (u == 1)
+      slots[t] = -static_cast<int64_t>(2 + rng() % 1000000);
+    else if (u == 2 && c.pastEnd)
+      slots[t] = slotsTotal + static_cast<int64_t>(rng() % 1000);
+  }
+  if (T == 1 && c.pastEnd)
+    slots[0] = slotsTotal; // the single token is past the end
+
+  // Poison the cache with random bytes.
+  const size_t cacheBytes = numBlocks * bs * kRowBytes;
+  std::vector<uint8_t> poison(cacheBytes);
+  for (auto &b : poison)
+    b = static_cast<uint8_t>(rng());
+
+  DevBuf dk(ctx, kBytes.size()), ds(ctx, T * 8), dc(ctx, cacheBytes);
+  if (tessel_memcpy(ctx, dk.p, kBytes.data(), kBytes.size(), 0) ||
+      tessel_memcpy(ctx, ds.p, slots.data(), T * 8, 0) ||
+      tessel_memcpy(ctx, dc.p, poison.data(), cacheBytes, 0))
+    fatal("tessel_memcpy to the device");
+
+  tessel_tensor tk{}, ts{}, tc{};
+  tk.data = dk.p;
+  tk.dtype = c.bf16 ? TESSEL_DTYPE_BF16 : TESSEL_DTYPE_F32;
+  tk.rank = 2;
+  tk.shape[0] = T;
+  tk.shape[1] = kHeadDim;
+  tk.strides[0] = S;
+  tk.strides[1] = 1;
+  ts.data = ds.p;
+  ts.dtype = TESSEL_DTYPE_I64;
+  ts.rank = 1;
+  ts.shape[0] = T;
+  ts.strides[0] = 1;
+  tc.data = dc.p;
+  tc.dtype = TESSEL_DTYPE_U8;
+  tc.rank = 4;
+  const int64_t shape[4] = {numBlocks, bs, 1, kRowBytes};
+  const int64_t strides[4] = {bs * kRowBytes, kRowBytes, kRowBytes, 1};
+  for (int i = 0; i < 4; ++i) {
+    tc.shape[i] = shape[i];
+    tc.strides[i] = strides[i];
+  }
+
+  auto t0 = std::chrono::steady_clock::now();
+  tessel_status st = tessel_indexer_k_cache_write(ctx, &tk, &ts, &tc, nullptr);
+  if (st != TESSEL_SUCCESS) {
+    note(r, "launch: %s: %s", tessel_status_string(st), tessel_last_error());
+    return r;
+  }
+  if (tessel_stream_synchronize(ctx, nullptr) != TESSEL_SUCCESS) {
+    note(r, "synchronize: %s", tessel_last_error());
+    return r;
+  }
+  r.ms = std::chrono::duration<double, std::milli>(
+             std::chrono::steady_clock::now() - t0)
+             .count();
+  std::vector<uint8_t> got(cacheBytes);
+  if (tessel_memcpy(ctx, got.data(), dc.p, cacheBytes, 1) != TESSEL_SUCCESS) {
+    note(r, "copy back: %s", tessel_last_error());
+    return r;
+  }
+
+  // The reference: which bytes each token owns, and their values.
+  std::vector<uint8_t> owned(cacheBytes, 0);
+  const double fp8Max = fnuz ? 240.0 : 448.0;
+  for (int64_t t = 0; t < T; ++t) {
+    int64_t s = slots[t];
+    if (s < 0 || s >= slotsTotal) {
+      ++r.skipped;
+      continue;
+    }
+    ++r.written;
+    int64_t blk = s / bs, off = s % bs;
+    size_t qAt = blk * bs * kRowBytes + off * kHeadDim;
+    size_t sAt = blk * bs * kRowBytes + bs * kHeadDim + off * 4;
+    for (int d = 0; d < kHeadDim; ++d)
+      owned[qAt + d] = 1;
+    for (int i = 0; i < 4; ++i)
+      owned[sAt + i] = 1;
+
+    double amax = 0;
+    for (int d = 0; d < kHeadDim; ++d)
+      amax = std::max(amax, std::fabs(static_cast<double>(kf[t * S + d])));
+    // f32 division, correctly rounded: the float64 quotient of two floats
+    // rounded once to float is the f32 quotient.
+    float wantScale = static_cast<float>(amax / fp8Max);
+    float gotScale;
+    memcpy(&gotScale, &got[sAt], 4);
+    float ulps = ulpDistance(gotScale, wantScale);
+    if (ulps > 1 || std::isnan(gotScale)) {
+      ++r.badScales;
+      note(r, "token %" PRId64 " slot %" PRId64 ": scale %.9g, want %.9g", t, s,
+           gotScale, wantScale);
+      continue;
+    }
+    if (ulps == 1)
+      ++r.ulp1Scales;
+    // fp8 bytes exactly, from the scale the kernel wrote (equal to ours or
+    // one ulp away).
+    for (int d = 0; d < kHeadDim; ++d) {
+      uint8_t want = 0;
+      if (gotScale != 0) {
+        float x = static_cast<float>(static_cast<double>(kf[t * S + d]) /
+                                     static_cast<double>(gotScale));
+        want = encodeFp8(x, fnuz);
+      }
+      if (got[qAt + d] != want) {
+        ++r.badBytes;
+        note(r,
+             "token %" PRId64 " slot %" PRId64 " d=%d: fp8 0x%02x, want 0x%02x "
+             "(k=%.9g scale=%.9g)",
+             t, s, d, got[qAt + d], want, kf[t * S + d], gotScale);
+      }
+    }
+  }
+  for (size_t i = 0; i < cacheBytes; ++i)
+    if (!owned[i] && got[i] != poison[i]) {
+      ++r.badUntouched;
+      note(r,
+           "byte %zu of the cache (owned by no written token) changed: "
+           "0x%02x, was 0x%02x",
+           i, got[i], poison[i]);
+    }
+  return r;
+}
+
+std::string caseName(const Case &c) {
+  char buf[96];
+  snprintf(buf, sizeof buf,
+           "T=%-5" PRId64 " %-4s bs=%-3" PRId64 " stride=%-4" PRId64 "%s",
+           c.tokens, c.bf16 ? "bf16" : "f32", c.blockSize, c.rowStride,
+           c.pastEnd ? " past-end" : "");
+  return buf;
+}
+
+std::string selfDir() {
+  char buf[4096];
+  ssize_t n = readlink("/proc/self/exe", buf, sizeof buf - 1);
+  if (n <= 0)
+    return ".";
+  buf[n] = 0;
+  std::string p(buf);
+  size_t slash = p.rfind('/');
+  return slash == std::string::npos ? "." : p.substr(0, slash);
+}
+
+bool fileExists(const std::string &p) { return access(p.c_str(), R_OK) == 0; }
+
+int runTable(tessel_context *ctx, const std::vector<Case> &cases, bool fnuz,
+             std::mt19937_64 &rng, const char *title) {
+  printf("\n%s\n", title);
+  printf("%-40s %7s %7s %8s %8s %9s %9s %8s  %s\n", "case", "written",
+         "skipped", "badFp8", "badScale", "scale1ulp", "untouched", "ms",
+         "result");
+  int failures = 0;
+  for (const Case &c : cases) {
+    fflush(stdout);
+    Result r = runCase(ctx, c, fnuz, rng);
+    fflush(stderr);
+    printf("%-40s %7" PRId64 " %7" PRId64 " %8" PRId64 " %8" PRId64 " %9" PRId64
+           " %9" PRId64 " %8.3f  %s\n",
+           caseName(c).c_str(), r.written, r.skipped, r.badBytes, r.badScales,
+           r.ulp1Scales, r.badUntouched, r.ms, r.ok ? "PASS" : "FAIL");
+    if (!r.ok) {
+      printf("    first mismatch: %s\n", r.firstError.c_str());
+      ++failures;
+    }
+  }
+  return failures;
+}
+
+} // namespace
+
+int main(int argc, char **argv) {
+  const char *device = "auto";
+  std::string bundlePath;
+  uint64_t seed = 20261129;
+  bool eachVariant = false, quiet = false;
+  for (int i = 1; i < argc; ++i) {
+    std::string a = argv[i];
+    if (a == "--device" && i + 1 < argc)
+      device = argv[++i];
+    else if (a == "--bundle" && i + 1 < argc)
+      bundlePath = argv[++i];
+    else if (a == "--seed" && i + 1 < argc)
+      seed = strtoull(argv[++i], nullptr, 10);
+    else if (a == "--each-variant")
+      eachVariant = true;
+    else if (a == "--quiet")
+      quiet = true;
+    else {
+      fprintf(stderr,
+              "usage: %s [--device auto|cuda|hip|emu|emu:gfx942|emu:gfx950] "
+              "[--bundle FILE] [--seed N] [--each-variant] [--quiet]\n",
+              argv[0]);
+      return 2;
+    }
+  }
+
+  // Log the dispatcher's pick of every call (stderr).
+  if (!quiet &&
+      tessel_config_set("TESSEL_LOG_TUNED_CONFIG", "1") != TESSEL_SUCCESS)
+    fatal("tessel_config_set");
+
+  // TESSEL_BUNDLE is loaded by the runtime into every new context; otherwise
+  // the library next to this program.
+  const char *envBundle = getenv("TESSEL_BUNDLE");
+  bool runtimeLoads = bundlePath.empty() && envBundle && *envBundle;
+  if (runtimeLoads)
+    bundlePath = envBundle;
+  else if (bundlePath.empty())
+    bundlePath = selfDir() + "/../kernels/tessel_kernels.tbundle";
+  if (!fileExists(bundlePath)) {
+    fprintf(stderr,
+            "tessel-run-indexer: no bundle at %s (build the `tessel_kernels` "
+            "target, or pass --bundle / set TESSEL_BUNDLE)\n",
+            bundlePath.c_str());
+    return 2;
+  }
+
+  tessel_context *ctx = nullptr;
+  if (tessel_context_create(device, 0, &ctx) != TESSEL_SUCCESS)
+    fatal("tessel_context_create");
+  std::string kind = tessel_context_device_kind(ctx);
+  std::string arch = tessel_context_arch(ctx);
+  printf("device: %s, arch %s, %d compute units\n", kind.c_str(), arch.c_str(),
+         tessel_context_cu_count(ctx));
+  if (!runtimeLoads &&
+      tessel_context_load_bundle(ctx, bundlePath.c_str()) != TESSEL_SUCCESS)
+    fatal("tessel_context_load_bundle");
+  printf("bundle: %s\n", bundlePath.c_str());
+
+  tessel::Bundle bundle;
+  std::string err;
+  if (!tessel::readBundleFile(bundlePath, bundle, err)) {
+    fprintf(stderr, "tessel-run-indexer: %s\n", err.c_str());
+    return 2;
+  }
+  printResources(bundle);
+
+  const bool fnuz = arch == "gfx942";
+  const bool gpu = kind != "emu";
+  printf("\nfp8 format on %s: %s (max %d)\n", arch.c_str(),
+         fnuz ? "e4m3fnuz" : "e4m3fn", fnuz ? 240 : 448);
+
+  std::vector<Case> cases;
+  for (int64_t T : {1, 7, 64, 1000})
+    for (bool bf16 : {true, false})
+      for (int64_t bs : {1, 16, 64}) {
+        // Row stride: plain for some, padded (a larger head row, or k a
+        // column slice of a wider tensor) for others.
+        int64_t stride = cases.size() % 2 == 0 ? 128 : (bf16 ? 136 : 256);
+        cases.push_back({T, bf16, bs, stride, false});
+      }
+  if (gpu)
+    for (bool bf16 : {true, false}) {
+      cases.push_back({1, bf16, 64, 128, true});
+      cases.push_back({777, bf16, 16, 192, true});
+    }
+
+  std::mt19937_64 rng(seed);
+  auto start = std::chrono::steady_clock::now();
+  int failures = runTable(ctx, cases, fnuz, rng,
+                          "indexer_k_cache_write (the dispatcher's picks):");
+
+  if (eachVariant && runtimeLoads) {
+    printf("\n--each-variant skipped: TESSEL_BUNDLE is loaded into every "
+           "context, so a variant cannot run alone; pass --bundle instead\n");
+  } else if (eachVariant) {
+    // Every code object of this device's target, alone in a context.
+    std::string want = arch;
+    for (const tessel::BundleEntry &e : bundle.entries) {
+      bool simt = e.format == tessel::CodeFormat::Simt;
+      if (e.kernel != "indexer_k_cache_write" || e.target != want ||
+          simt != !gpu)
+        continue;
+      tessel::Bundle one;
+      one.compilerVersion = bundle.compilerVersion;
+      one.entries.push_back(e);
+      std::string bytes;
+      if (!tessel::serializeBundle(one, bytes, err)) {
+        fprintf(stderr, "tessel-run-indexer: %s\n", err.c_str());
+        return 2;
+      }
+      char path[] = "/tmp/tessel-variant-XXXXXX";
+      int fd = mkstemp(path);
+      if (fd < 0 || write(fd, bytes.data(), bytes.size()) !=
+                        static_cast<ssize_t>(bytes.size())) {
+        fprintf(stderr, "tessel-run-indexer: cannot write %s\n", path);
+        return 2;
+      }
+      close(fd);
+      tessel_context *vctx = nullptr;
+      if (tessel_context_create(device, 0, &vctx) != TESSEL_SUCCESS)
+        fatal("tessel_context_create (variant)");
+      if (tessel_context_load_bundle(vctx, path) != TESSEL_SUCCESS)
+        fatal("tessel_context_load_bundle (variant)");
+      unlink(path);
+      int64_t bf16 = 1;
+      e.knob("k_bf16", bf16);
+      std::vector<Case> vc = {
+          {5, bf16 != 0, 16, 128, false},
+          {333, bf16 != 0, 64, 136 + 8 * (bf16 == 0), false}};
+      if (gpu)
+        vc.push_back({1000, bf16 != 0, 1, 256, true});
+      failures += runTable(vctx, vc, fnuz, rng, ("variant " + e.name).c_str());
+      tessel_context_destroy(vctx);
+    }
+  }
+
+  printf("\npaged_mqa_logits: not built yet (its kernels come in a later "
+         "change); not run\n");
+  printf("topk_per_row: not built yet (its kernels come in a later change); "
+         "not run\n");
+  double secs =
+      std::chrono::duration<double>(std::chrono::steady_clock::now() - start)
+          .count();
+  printf("\n%s: %d failing case(s), %.1f s\n", failures ? "FAIL" : "PASS",
+         failures, secs);
+  tessel_context_destroy(ctx);
+  return failures ? 1 : 0;
+}

@@ -327,6 +327,21 @@ struct AssignLayoutsPass
              << "num_waves = " << numWaves << " is not supported on "
              << info.name() << ": it must be a power of two with num_waves * "
              << info.waveSize() << " <= " << info.maxWorkgroupSize();
+    // Distribution splits dimensions over power-of-two lane and wave counts.
+    WalkResult shapes = kernel.walk([&](Operation *op) {
+      for (Value v : op->getResults())
+        if (auto t = dyn_cast<RankedTensorType>(v.getType()))
+          for (int64_t s : t.getShape())
+            if (s <= 0 || !llvm::isPowerOf2_64(s)) {
+              op->emitError() << "tile shape " << t
+                              << " has a dimension of " << s
+                              << "; tiles must have power-of-two dimensions";
+              return WalkResult::interrupt();
+            }
+      return WalkResult::advance();
+    });
+    if (shapes.wasInterrupted())
+      return failure();
     kernel->setAttr("tessel.num_waves",
                     IntegerAttr::get(IntegerType::get(kernel.getContext(), 32),
                                      numWaves));

@@ -1629,8 +1629,9 @@ Handler intBinary(Op op) {
     return intBin<Op::X>;
     C(AddI)
     C(SubI)
-    C(MulI) C(AndI) C(OrI) C(XOrI) C(ShLI) C(ShRSI) C(ShRUI) C(MaxSI) C(MaxUI)
-        C(MinSI) C(MinUI) C(MulHiSI) C(MulHiUI)
+    C(MulI)
+    C(AndI) C(OrI) C(XOrI) C(ShLI) C(ShRSI) C(ShRUI) C(MaxSI) C(MaxUI) C(MinSI)
+        C(MinUI) C(MulHiSI) C(MulHiUI)
 #undef C
 #define C(X)                                                                   \
   case Op::X:                                                                  \
@@ -1648,8 +1649,9 @@ template <FK F> Handler floatBinaryT(Op op) {
     return fltBin<Op::X, F>;
     C(AddF)
     C(SubF)
-    C(MulF) C(DivF) C(RemF) C(MaximumF) C(MinimumF) C(MaxNumF) C(MinNumF)
-        C(CopySign) C(PowF)
+    C(MulF)
+    C(DivF) C(RemF) C(MaximumF) C(MinimumF) C(MaxNumF) C(MinNumF) C(CopySign)
+        C(PowF)
 #undef C
             default : return nullptr;
   }
@@ -1666,8 +1668,9 @@ template <FK F> Handler floatUnaryT(Op op) {
     return fltUnary<Op::X, F>;
     C(NegF)
     C(AbsF)
-    C(Exp) C(Exp2) C(Log) C(Log2) C(Sqrt) C(Rsqrt) C(Tanh) C(Ceil) C(Floor)
-        C(Round) C(RoundEven) C(Trunc) C(Sin) C(Cos) C(Erf) C(Log1p) C(Expm1)
+    C(Exp)
+    C(Exp2) C(Log) C(Log2) C(Sqrt) C(Rsqrt) C(Tanh) C(Ceil) C(Floor) C(Round)
+        C(RoundEven) C(Trunc) C(Sin) C(Cos) C(Erf) C(Log1p) C(Expm1)
 #undef C
             default : return nullptr;
   }
@@ -1744,7 +1747,8 @@ template <FK F> Handler reduceFT(Op op) {
     return reduceF<Op::X, F>;
     C(AddF)
     C(MulF)
-    C(MaximumF) C(MinimumF) C(MaxNumF) C(MinNumF)
+    C(MaximumF)
+    C(MinimumF) C(MaxNumF) C(MinNumF)
 #undef C
         default : return nullptr;
   }
@@ -1761,7 +1765,8 @@ Handler reduceH(Op op, FK f, bool isFloat) {
     return reduceI<Op::X>;
     C(AddI)
     C(MulI)
-    C(AndI) C(OrI) C(XOrI) C(MaxSI) C(MaxUI) C(MinSI) C(MinUI)
+    C(AndI)
+    C(OrI) C(XOrI) C(MaxSI) C(MaxUI) C(MinSI) C(MinUI)
 #undef C
         default : return nullptr;
   }
@@ -1891,10 +1896,10 @@ std::string runKernel(const Kernel &K, const LaunchConfig &cfg,
     int64_t expect = 1;
     for (int r = (int)ps.rank - 1; r >= 0; --r) {
       if (M.sizes[r] > 1 && M.strides[r] != expect)
-        return "memref argument #" + std::to_string(ps.argNo) +
-               " has stride " + std::to_string(M.strides[r]) +
-               " in dimension " + std::to_string(r) + ", expected " +
-               std::to_string(expect) + " (contiguous buffer)";
+        return "memref argument #" + std::to_string(ps.argNo) + " has stride " +
+               std::to_string(M.strides[r]) + " in dimension " +
+               std::to_string(r) + ", expected " + std::to_string(expect) +
+               " (contiguous buffer)";
       M.strides[r] = expect;
       expect *= std::max<int64_t>(M.sizes[r], 1);
     }

@@ -102,7 +102,8 @@ public:
   std::vector<std::string> kernelNames() const;
 
   /// The kernel's `known_block_size`, if it has one.
-  llvm::Expected<std::optional<Dim3>> knownBlockSize(llvm::StringRef kernel) const;
+  llvm::Expected<std::optional<Dim3>>
+  knownBlockSize(llvm::StringRef kernel) const;
 
   /// Number of flattened launch parameters of `kernel` (SIMT_IR.md).
   llvm::Expected<size_t> numParams(llvm::StringRef kernel) const;

@@ -341,7 +341,7 @@ FailureOr<BackendArtifacts> compileSimtModule(ModuleOp module,
     if (llvm::Linker::linkModules(*linked, std::move(part)))
       return gpuModule.emitError()
              << "cannot link gpu.module '" << gpuModule.getName()
-             << "' with the others: " << diagnostics.text;
+             << "' with the others: " << StringRef(diagnostics.text).rtrim();
   }
 
   std::string error;

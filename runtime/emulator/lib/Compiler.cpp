@@ -1431,6 +1431,26 @@ LogicalResult KernelCompiler::compileOp(Operation *op) {
   if (isa<ROCDL::MbcntHiOp>(op))
     return binary(mbcntH(true));
 
+  // ---- nvvm ----
+  if (auto sh = dyn_cast<NVVM::ShflOp>(op)) {
+    if (sh.getReturnValueAndIsValid())
+      return fail(op, "the (value, valid) struct form is not supported");
+    auto v = use(op, sh.getVal()), o = use(op, sh.getOffset()),
+         c = use(op, sh.getMaskAndClamp());
+    if (failed(v) || failed(o) || failed(c))
+      return failure();
+    uint32_t d = def(sh.getRes());
+    Inst &I = emit(nvvmShflH(), op);
+    I.a = *v, I.b = *o, I.c = *c, I.d = d, I.i0 = (int64_t)sh.getKind();
+    return success();
+  }
+  if (auto vo = dyn_cast<NVVM::VoteSyncOp>(op)) {
+    if (failed(binary(nvvmVoteH())))
+      return failure();
+    K.code.back().i0 = (int64_t)vo.getKind();
+    return success();
+  }
+
   return fail(op, "op is not supported by the SIMT emulator");
 }
 

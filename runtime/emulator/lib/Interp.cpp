@@ -1527,6 +1527,78 @@ void gpuShuffleImpl(Wave &W, const Inst &I) {
   }
 }
 
+// nvvm.shfl.sync (PTX shfl.sync): c packs the clamp value (bits 4:0) and the
+// segment mask (bits 12:8). An out-of-segment source returns the lane's own
+// value; reading a lane that is not active is undefined in PTX, so it is an
+// error here.
+void nvvmShflImpl(Wave &W, const Inst &I) {
+  const uint64_t *val = W.slot(I.a), *off = W.slot(I.b), *mc = W.slot(I.c);
+  uint64_t *d = W.slot(I.d);
+  const uint64_t ex = W.exec;
+  for (uint64_t m = ex; m; m &= m - 1) {
+    unsigned lane = firstLane(m);
+    unsigned b = (unsigned)off[lane] & 31, cval = (unsigned)mc[lane] & 31,
+             seg = ((unsigned)mc[lane] >> 8) & 31;
+    unsigned maxLane = (lane & seg) | (cval & ~seg), minLane = lane & seg;
+    int j;
+    bool ok;
+    switch (I.i0) {
+    case 1:
+      j = (int)lane - (int)b;
+      ok = j >= (int)maxLane;
+      break; // up
+    case 2:
+      j = (int)(lane + b);
+      ok = j <= (int)maxLane;
+      break; // down
+    case 0:
+      j = (int)(lane ^ b);
+      ok = j <= (int)maxLane;
+      break; // bfly
+    default:
+      j = (int)(minLane | (b & ~seg));
+      ok = j <= (int)maxLane;
+      break;
+    }
+    if (!ok)
+      j = (int)lane;
+    if (!((ex >> j) & 1)) {
+      W.fail(I, "shfl.sync reads inactive lane " + std::to_string(j) + " (" +
+                    laneStr(W, lane) + ")");
+      return;
+    }
+    d[lane] = val[j];
+  }
+}
+// nvvm.vote.sync: i0 = 0 any, 1 all, 2 ballot, 3 uni, over the active lanes
+// of the member mask.
+void nvvmVoteImpl(Wave &W, const Inst &I) {
+  const uint64_t *mask = W.slot(I.a), *p = W.slot(I.b);
+  uint64_t *d = W.slot(I.d);
+  uint64_t members = W.exec & (mask[firstLane(W.exec)] & 0xffffffffull);
+  uint64_t t = 0;
+  for (unsigned l = 0; l < kLanes; ++l)
+    t |= (p[l] & 1) << l;
+  t &= members;
+  uint64_t r;
+  switch (I.i0) {
+  case 0:
+    r = t != 0;
+    break;
+  case 1:
+    r = t == members;
+    break;
+  case 2:
+    r = t;
+    break;
+  default:
+    r = t == 0 || t == members;
+    break;
+  }
+  for (unsigned l = 0; l < kLanes; ++l)
+    d[l] = r;
+}
+
 // MFMA, register layouts from AMD's Matrix Instruction Calculator (CDNA3):
 //   A[i][k]: lane = M * (k / lenA) + i, vector element k % lenA
 //   B[k][j]: lane = N * (k / lenB) + j, vector element k % lenB
@@ -1630,8 +1702,9 @@ Handler intBinary(Op op) {
     C(AddI)
     C(SubI)
     C(MulI)
-    C(AndI) C(OrI) C(XOrI) C(ShLI) C(ShRSI) C(ShRUI) C(MaxSI) C(MaxUI) C(MinSI)
-        C(MinUI) C(MulHiSI) C(MulHiUI)
+    C(AndI)
+    C(OrI) C(XOrI) C(ShLI) C(ShRSI) C(ShRUI) C(MaxSI) C(MaxUI) C(MinSI) C(MinUI)
+        C(MulHiSI) C(MulHiUI)
 #undef C
 #define C(X)                                                                   \
   case Op::X:                                                                  \
@@ -1650,10 +1723,10 @@ template <FK F> Handler floatBinaryT(Op op) {
     C(AddF)
     C(SubF)
     C(MulF)
-    C(DivF) C(RemF) C(MaximumF) C(MinimumF) C(MaxNumF) C(MinNumF) C(CopySign)
-        C(PowF)
+    C(DivF)
+    C(RemF) C(MaximumF) C(MinimumF) C(MaxNumF) C(MinNumF) C(CopySign) C(PowF)
 #undef C
-            default : return nullptr;
+        default : return nullptr;
   }
 }
 Handler floatBinary(Op op, FK f) {
@@ -1669,7 +1742,8 @@ template <FK F> Handler floatUnaryT(Op op) {
     C(NegF)
     C(AbsF)
     C(Exp)
-    C(Exp2) C(Log) C(Log2) C(Sqrt) C(Rsqrt) C(Tanh) C(Ceil) C(Floor) C(Round)
+    C(Exp2)
+    C(Log) C(Log2) C(Sqrt) C(Rsqrt) C(Tanh) C(Ceil) C(Floor) C(Round)
         C(RoundEven) C(Trunc) C(Sin) C(Cos) C(Erf) C(Log1p) C(Expm1)
 #undef C
             default : return nullptr;
@@ -1748,7 +1822,8 @@ template <FK F> Handler reduceFT(Op op) {
     C(AddF)
     C(MulF)
     C(MaximumF)
-    C(MinimumF) C(MaxNumF) C(MinNumF)
+    C(MinimumF)
+    C(MaxNumF) C(MinNumF)
 #undef C
         default : return nullptr;
   }
@@ -1766,7 +1841,8 @@ Handler reduceH(Op op, FK f, bool isFloat) {
     C(AddI)
     C(MulI)
     C(AndI)
-    C(OrI) C(XOrI) C(MaxSI) C(MaxUI) C(MinSI) C(MinUI)
+    C(OrI)
+    C(XOrI) C(MaxSI) C(MaxUI) C(MinSI) C(MinUI)
 #undef C
         default : return nullptr;
   }
@@ -1806,6 +1882,8 @@ Handler mbcntH(bool hi) { return hi ? mbcntImpl<true> : mbcntImpl<false>; }
 Handler permlaneSwapH() { return permlaneSwapImpl; }
 Handler gpuShuffleH() { return gpuShuffleImpl; }
 Handler mfmaH() { return mfmaImpl; }
+Handler nvvmShflH() { return nvvmShflImpl; }
+Handler nvvmVoteH() { return nvvmVoteImpl; }
 Handler packedTruncH(FK f){
 #define T(F) packedTruncImpl<F>
     DISPATCH_FK(f, T)

@@ -222,6 +222,63 @@ TEST(EmulatorMore, SubByteBitcast) {
   EXPECT_EQ(O[9], 141 * 7);
 }
 
+// nvvm.shfl.sync and nvvm.vote.sync in a wave32 (sm_90) module, following
+// the PTX ISA's shfl.sync pseudo-code.
+TEST(EmulatorMore, NvvmShflAndVote) {
+  std::string body = R"(
+    %t = gpu.thread_id x
+    %ti = arith.index_cast %t : index to i32
+    %full = arith.constant -1 : i32
+    %mc = arith.constant 31 : i32
+    %c16 = arith.constant 16 : i32
+    %c8 = arith.constant 8 : i32
+    %c4 = arith.constant 4 : i32
+    %c2 = arith.constant 2 : i32
+    %c1 = arith.constant 1 : i32
+    %s1 = nvvm.shfl.sync bfly %full, %ti, %c16, %mc : i32 -> i32
+    %a1 = arith.addi %ti, %s1 : i32
+    %s2 = nvvm.shfl.sync bfly %full, %a1, %c8, %mc : i32 -> i32
+    %a2 = arith.addi %a1, %s2 : i32
+    %s3 = nvvm.shfl.sync bfly %full, %a2, %c4, %mc : i32 -> i32
+    %a3 = arith.addi %a2, %s3 : i32
+    %s4 = nvvm.shfl.sync bfly %full, %a3, %c2, %mc : i32 -> i32
+    %a4 = arith.addi %a3, %s4 : i32
+    %s5 = nvvm.shfl.sync bfly %full, %a4, %c1, %mc : i32 -> i32
+    %sum = arith.addi %a4, %s5 : i32
+    %dn = nvvm.shfl.sync down %full, %ti, %c1, %mc : i32 -> i32
+    %seg8 = arith.constant 6175 : i32
+    %ix = nvvm.shfl.sync idx %full, %ti, %c2, %seg8 : i32 -> i32
+    %c3 = arith.constant 3 : i32
+    %m3 = arith.remui %ti, %c3 : i32
+    %z = arith.constant 0 : i32
+    %p = arith.cmpi eq, %m3, %z : i32
+    %bal = nvvm.vote.sync ballot %full, %p -> i32
+    %r = vector.from_elements %sum, %dn, %ix, %bal : vector<4xi32>
+    %c4x = arith.constant 4 : index
+    %base = arith.muli %t, %c4x : index
+    vector.store %r, %O[%base] : memref<?xi32, #gpu.address_space<global>>, vector<4xi32>
+  )";
+  auto m = load(kernel("%O: " + kI32, body, 64, "sm_90"));
+  ASSERT_TRUE(m);
+  std::vector<int32_t> O(256);
+  EXPECT_OK(m->launchArgs("k", {1, 1, 1}, {64, 1, 1},
+                          {KernelArg::buffer(O.data(), 256)}));
+  for (int t = 0; t < 64; ++t) {
+    int warp = t / 32, lane = t % 32;
+    int sum = 0;
+    uint32_t bal = 0;
+    for (int j = 0; j < 32; ++j) {
+      sum += warp * 32 + j;
+      if ((warp * 32 + j) % 3 == 0)
+        bal |= 1u << j;
+    }
+    EXPECT_EQ(O[t * 4 + 0], sum) << t;
+    EXPECT_EQ(O[t * 4 + 1], lane == 31 ? t : t + 1) << t;
+    EXPECT_EQ(O[t * 4 + 2], warp * 32 + (lane & 24) + 2) << t;
+    EXPECT_EQ((uint32_t)O[t * 4 + 3], bal) << t;
+  }
+}
+
 // Multi-dimensional LDS: each index is checked against its own dimension.
 TEST(EmulatorMore, PerDimensionBoundsCheck) {
   std::string body = R"(

@@ -23,6 +23,7 @@
 
 #include "llvm/ADT/StringExtras.h"
 #include "llvm/Support/CommandLine.h"
+#include "llvm/Support/ErrorHandling.h"
 #include "llvm/Support/FormatVariadic.h"
 #include "llvm/Support/InitLLVM.h"
 #include "llvm/Support/SourceMgr.h"
@@ -143,6 +144,13 @@ static bool writeFile(StringRef path, StringRef contents) {
 
 int main(int argc, char **argv) {
   InitLLVM init(argc, argv);
+  // Should an LLVM back end still hit a fatal error the back end does not
+  // screen for, report it as an error (exit 1, partial output removed)
+  // instead of a crash dump.
+  install_fatal_error_handler([](void *, const char *reason, bool) {
+    WithColor::error(errs(), "tessel-translate")
+        << "LLVM failed: " << reason << "\n";
+  });
   cl::HideUnrelatedOptions(category);
   cl::ParseCommandLineOptions(
       argc, argv,

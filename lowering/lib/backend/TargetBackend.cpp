@@ -118,6 +118,35 @@ struct PrepareVectorsPass
 };
 } // namespace
 
+/// SIMT IR may allocate LDS with a memref.alloca in the workgroup address
+/// space; the GPU conversions only handle workgroup attributions (an alloca
+/// would become an invalid stack object), so each becomes one.
+static LogicalResult promoteWorkgroupAllocas(ModuleOp module) {
+  SmallVector<memref::AllocaOp> allocas;
+  module.walk([&](memref::AllocaOp alloca) {
+    auto space = dyn_cast_or_null<gpu::AddressSpaceAttr>(
+        alloca.getType().getMemorySpace());
+    if (space && space.getValue() == gpu::AddressSpace::Workgroup)
+      allocas.push_back(alloca);
+  });
+  for (memref::AllocaOp alloca : allocas) {
+    auto func = alloca->getParentOfType<gpu::GPUFuncOp>();
+    if (!func)
+      return alloca.emitError() << "workgroup memref.alloca outside a gpu.func";
+    if (!alloca.getType().hasStaticShape() ||
+        !alloca.getType().getLayout().isIdentity())
+      return alloca.emitError()
+             << "workgroup memref.alloca needs a static shape and the "
+                "identity layout, got "
+             << alloca.getType();
+    BlockArgument buffer =
+        func.addWorkgroupAttribution(alloca.getType(), alloca.getLoc());
+    alloca.getResult().replaceAllUsesWith(buffer);
+    alloca.erase();
+  }
+  return success();
+}
+
 /// Checks the kernels against the target and turns Tessel's kernel
 /// attributes into the ROCDL/NVVM ones the conversions understand.
 static LogicalResult prepareKernels(ModuleOp module, const TargetInfo &target) {
@@ -165,7 +194,9 @@ static LogicalResult prepareKernels(ModuleOp module, const TargetInfo &target) {
     }
     return WalkResult::advance();
   });
-  return failure(result.wasInterrupted());
+  if (result.wasInterrupted())
+    return failure();
+  return promoteWorkgroupAllocas(module);
 }
 
 LogicalResult lowerSimtToLLVMDialect(ModuleOp module, const TargetInfo &target,

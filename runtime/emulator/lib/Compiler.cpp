@@ -1526,6 +1526,19 @@ LogicalResult KernelCompiler::run() {
   if (failed(compileBlock(fn.getBody().front(), nullptr)))
     return failure();
   emit(returnH(), fn); // falls off the end
+  // LDS per workgroup that the hardware offers (gfx942: 64 KiB, gfx950:
+  // 160 KiB, sm_90: 227 KiB of shared memory per block).
+  uint64_t ldsLimit = 64 * 1024;
+  if (auto t = fn->getAttrOfType<StringAttr>("tessel.target")) {
+    if (t.getValue() == "gfx950")
+      ldsLimit = 160 * 1024;
+    else if (t.getValue().starts_with("sm_"))
+      ldsLimit = 227 * 1024;
+  }
+  if (K.ldsBytes > ldsLimit)
+    return fail(fn, "kernel uses " + std::to_string(K.ldsBytes) +
+                        " bytes of LDS, more than the " +
+                        std::to_string(ldsLimit) + " bytes of its target");
   return success();
 }
 

@@ -72,6 +72,19 @@ TEST(EmulatorMemory, UnsupportedFormRejectedAtLoad) {
   EXPECT_NE(e.find("unsupported mfma"), std::string::npos) << e;
 }
 
+TEST(EmulatorMemory, LdsOverTargetLimitRejected) {
+  std::string e = loadError(kernel(
+      "%A: " + kBuf, "", 64, "gfx942",
+      "workgroup(%L : memref<20000xf32, #gpu.address_space<workgroup>>)"));
+  EXPECT_NE(e.find("80000 bytes of LDS"), std::string::npos) << e;
+  // gfx950 has 160 KiB.
+  EXPECT_EQ(
+      loadError(kernel(
+          "%A: " + kBuf, "", 64, "gfx950",
+          "workgroup(%L : memref<20000xf32, #gpu.address_space<workgroup>>)")),
+      "");
+}
+
 // Raw buffer ops: out-of-range lanes read 0 and their stores are dropped,
 // including negative offsets and sgprOffset.
 TEST(EmulatorMemory, RawBufferOutOfRange) {

@@ -411,6 +411,8 @@ template <FK F> void fltFma(Wave &W, const Inst &I) {
     d[i] = encC<T>(std::fma(T::dec(a[i]), T::dec(b[i]), T::dec(c[i])));
 }
 
+#if defined(__x86_64__)
+#define TESSEL_EMU_X86_FMA 1
 // f32 fma on hosts with FMA instructions: same single rounding as fmaf, but
 // vectorizable.
 __attribute__((target("fma"))) void fltFmaF32Fast(Wave &W, const Inst &I) {
@@ -429,6 +431,7 @@ __attribute__((target("fma"))) void fltFmaF32Fast(Wave &W, const Inst &I) {
     d[i] = ur;
   }
 }
+#endif
 
 template <Op O> void intUn(Wave &W, const Inst &I) {
   uint64_t *d = W.slot(I.d);
@@ -1768,8 +1771,10 @@ Handler floatUnary(Op op, FK f){
   }
 }
 Handler floatFma(FK f) {
+#ifdef TESSEL_EMU_X86_FMA
   if (f == FK::F32 && __builtin_cpu_supports("fma"))
     return fltFmaF32Fast;
+#endif
 #define T(F) fltFma<F>
   DISPATCH_FK(f, T)
 #undef T

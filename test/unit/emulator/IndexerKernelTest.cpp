@@ -11,9 +11,11 @@
 #include "Fp8Ref.h"
 #include "TestUtil.h"
 
+#include "tessel/Dialect/Tile/TileDialect.h"
 #include "tessel/Lowering/Pipeline.h"
 #include "tessel/Lowering/TargetInfo.h"
 
+#include "mlir/Dialect/GPU/IR/GPUDialect.h"
 #include "mlir/IR/DialectRegistry.h"
 #include "mlir/IR/MLIRContext.h"
 #include "mlir/Parser/Parser.h"
@@ -40,10 +42,44 @@ std::string readKernelSource() {
   return ss.str();
 }
 
-// Lowers the tile kernel for `target`; returns the emulator module or null
-// (with a test failure).
-std::unique_ptr<Module> compile(const std::string &target,
-                                const tessel::KnobBindings &knobs) {
+struct Compiled {
+  std::unique_ptr<Module> module;
+  int64_t tokensPerProgram = 0; // as recorded in the SIMT IR's tessel.knobs
+};
+
+// The values the kernel declares for knob `name` (its `values` list, else its
+// default), so the test follows the kernel's own declaration.
+std::vector<int64_t> declaredKnobValues(const std::string &name) {
+  mlir::DialectRegistry reg;
+  tessel::registerTesselDialects(reg);
+  mlir::MLIRContext ctx(reg);
+  ctx.loadAllAvailableDialects();
+  auto m = mlir::parseSourceString<mlir::ModuleOp>(readKernelSource(), &ctx);
+  std::vector<int64_t> out;
+  if (!m)
+    return out;
+  m->walk([&](mlir::Operation *op) {
+    auto knobs = op->getAttrOfType<mlir::ArrayAttr>("knobs");
+    if (!knobs)
+      return;
+    for (mlir::Attribute a : knobs) {
+      auto k = mlir::dyn_cast<tessel::tile::KnobAttr>(a);
+      if (!k || k.getName() != name)
+        continue;
+      if (k.getValues())
+        out.assign(k.getValues().asArrayRef().begin(),
+                   k.getValues().asArrayRef().end());
+      else if (k.getDefaultValue())
+        out.push_back(*k.getDefaultValue());
+    }
+  });
+  return out;
+}
+
+// Lowers the tile kernel for `target`; on failure the module is null (with a
+// test failure).
+Compiled compile(const std::string &target, const tessel::KnobBindings &knobs) {
+  Compiled c;
   mlir::DialectRegistry reg;
   tessel::registerTesselDialects(reg);
   mlir::MLIRContext ctx(reg);
@@ -57,29 +93,39 @@ std::unique_ptr<Module> compile(const std::string &target,
   std::string src = readKernelSource();
   if (src.empty()) {
     ADD_FAILURE() << "cannot read indexer_k_cache_write.mlir";
-    return nullptr;
+    return c;
   }
   auto m = mlir::parseSourceString<mlir::ModuleOp>(
       src, &ctx, "indexer_k_cache_write.mlir");
   if (!m) {
     ADD_FAILURE() << "parse failed: " << diag;
-    return nullptr;
+    return c;
   }
   auto ti = tessel::TargetInfo::create(target);
   if (!ti) {
     ADD_FAILURE() << "no target " << target;
-    return nullptr;
+    return c;
   }
   if (mlir::failed(tessel::lowerTileToSimt(*m, *ti, knobs))) {
     ADD_FAILURE() << "lowering failed: " << diag;
-    return nullptr;
+    return c;
+  }
+  m->walk([&](mlir::gpu::GPUFuncOp fn) {
+    if (auto k = fn->getAttrOfType<mlir::DictionaryAttr>("tessel.knobs"))
+      if (auto v = k.getAs<mlir::IntegerAttr>("tokens_per_program"))
+        c.tokensPerProgram = v.getInt();
+  });
+  if (c.tokensPerProgram <= 0) {
+    ADD_FAILURE() << "the SIMT IR records no tokens_per_program knob";
+    return c;
   }
   auto emu = Module::fromModule(*m);
   if (!emu) {
     ADD_FAILURE() << llvm::toString(emu.takeError());
-    return nullptr;
+    return c;
   }
-  return std::move(*emu);
+  c.module = std::move(*emu);
+  return c;
 }
 
 float bf16ToF32(uint16_t b) { return f32((uint32_t)b << 16); }
@@ -133,16 +179,21 @@ Problem makeProblem(int T, int blockSize, int numBlocks, bool bf16,
   return p;
 }
 
-void runCase(const std::string &target, bool bf16, int tpp) {
+void runCase(const std::string &target, bool bf16, int64_t tppKnob) {
+  SCOPED_TRACE(target + (bf16 ? " bf16" : " f32") +
+               " tokens_per_program=" + std::to_string(tppKnob));
   tessel::KnobBindings knobs = {{"k_bf16", bf16 ? 1 : 0},
-                                {"tokens_per_program", tpp}};
-  auto m = compile(target, knobs);
-  ASSERT_TRUE(m);
+                                {"tokens_per_program", tppKnob}};
+  Compiled c = compile(target, knobs);
+  ASSERT_TRUE(c.module);
+  Module *m = c.module.get();
+  const int64_t tpp = c.tokensPerProgram;
+  EXPECT_EQ(tpp, tppKnob);
   const bool fnuz = target == "gfx942";
   // sm_90 uses OCP e4m3fn like gfx950.
   const double fp8Max = fnuz ? 240.0 : 448.0;
   const int T = 203, blockSize = 64, numBlocks = 5;
-  Problem p = makeProblem(T, blockSize, numBlocks, bf16, 99 + tpp);
+  Problem p = makeProblem(T, blockSize, numBlocks, bf16, 99 + (unsigned)tpp);
   auto names = m->kernelNames();
   ASSERT_EQ(names.size(), 1u);
   auto bs = m->knownBlockSize(names[0]);
@@ -208,18 +259,27 @@ void runCase(const std::string &target, bool bf16, int tpp) {
   }
 }
 
-TEST(EmulatorIndexerKernel, Gfx942Bf16) { runCase("gfx942", true, 4); }
-TEST(EmulatorIndexerKernel, Gfx950Bf16) { runCase("gfx950", true, 8); }
-TEST(EmulatorIndexerKernel, Gfx942F32) { runCase("gfx942", false, 16); }
-TEST(EmulatorIndexerKernel, Gfx950F32) { runCase("gfx950", false, 4); }
+// Every declared tokens_per_program value, on each target and input type.
+void runAll(const std::string &target, bool bf16) {
+  std::vector<int64_t> tpps = declaredKnobValues("tokens_per_program");
+  ASSERT_FALSE(tpps.empty()) << "kernel declares no tokens_per_program";
+  for (int64_t tpp : tpps)
+    runCase(target, bf16, tpp);
+}
+
+TEST(EmulatorIndexerKernel, Gfx942Bf16) { runAll("gfx942", true); }
+TEST(EmulatorIndexerKernel, Gfx942F32) { runAll("gfx942", false); }
+TEST(EmulatorIndexerKernel, Gfx950Bf16) { runAll("gfx950", true); }
+TEST(EmulatorIndexerKernel, Gfx950F32) { runAll("gfx950", false); }
 // The sm_90 SIMT IR runs in wave32.
-TEST(EmulatorIndexerKernel, Sm90Bf16) { runCase("sm_90", true, 8); }
+TEST(EmulatorIndexerKernel, Sm90Bf16) { runAll("sm_90", true); }
 
 // num_slots claims a larger cache than the buffer holds: the kernel's guard
 // lets the slot through, the emulator catches the out-of-bounds store.
 TEST(EmulatorIndexerKernel, OutOfBoundsSlotIsCaught) {
-  auto m = compile("gfx950", {{"k_bf16", 1}, {"tokens_per_program", 4}});
-  ASSERT_TRUE(m);
+  Compiled c = compile("gfx950", {{"k_bf16", 1}});
+  ASSERT_TRUE(c.module);
+  Module *m = c.module.get();
   const int T = 8, blockSize = 16, numBlocks = 2;
   Problem p = makeProblem(T, blockSize, numBlocks, true, 5);
   p.slots[6] = numBlocks * blockSize + 3; // one block past the end

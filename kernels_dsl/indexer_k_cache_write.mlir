@@ -1,8 +1,9 @@
 // The fp8 K-cache writer of the sparse-attention indexer (DESIGN.md §3.4),
 // plain cache layout.
 //
-// Each program quantizes `tokens_per_program` tokens, four at a time (a
-// [4, 128] tile: one wave, 8 contiguous elements per lane). For token t with
+// Each program quantizes `tokens_per_program` tokens, sixteen at a time (a
+// [16, 128] tile, 8 contiguous elements per lane, spread over `num_waves`
+// waves). For token t with
 // slot s = slot_mapping[t] (skipped when s < 0 or s >= num_slots):
 //   scale = max_d |k[t, d]| / fp8_max          (f32 division)
 //   q[d]  = fp8(k[t, d] / scale)               (f32 division, then
@@ -14,7 +15,8 @@
 //
 // Knobs: `k_bf16` picks the input type (bf16 or f32), `fp8_fnuz` is bound
 // from the target (e4m3fnuz with max 240 on gfx942, e4m3fn with max 448
-// elsewhere), `tokens_per_program` and `waves_per_eu` are tuning knobs.
+// elsewhere), `tokens_per_program`, `num_waves` and `waves_per_eu` are
+// tuning knobs.
 // The runtime guarantees the promises in `tile.divisibility` (16-byte
 // aligned buffers, k row stride a multiple of 8 elements).
 tile.kernel @indexer_k_cache_write(
@@ -27,116 +29,117 @@ tile.kernel @indexer_k_cache_write(
     %num_slots: i64) attributes {knobs = [
       #tile.knob<"k_bf16" : i1 = 1>,
       #tile.knob<"fp8_fnuz" : i1>,
-      #tile.knob<"tokens_per_program" : i32 = 4, values = [4, 8, 16, 32]>,
+      #tile.knob<"tokens_per_program" : i32 = 16, values = [16, 32, 64]>,
+      #tile.knob<"num_waves" : i32 = 4, values = [1, 2, 4]>,
       #tile.knob<"waves_per_eu" : i32 = 0, values = [0, 1, 2, 4, 8]>]} {
   %c0 = arith.constant 0 : i32
   %c1 = arith.constant 1 : i32
-  %c4 = arith.constant 4 : i32
+  %c16 = arith.constant 16 : i32
   %tpp = tile.knob "tokens_per_program" : i32
   %k_bf16 = tile.knob "k_bf16" : i1
   %fnuz = tile.knob "fp8_fnuz" : i1
 
   %pid = tile.program_id 0 : i32
   %first = arith.muli %pid, %tpp : i32
-  %steps = arith.divui %tpp, %c4 : i32
+  %steps = arith.divui %tpp, %c16 : i32
 
   // Loop-invariant pieces.
-  %rows = tile.range 0 to 4 : tensor<4xi32>
+  %rows = tile.range 0 to 16 : tensor<16xi32>
   %cols32 = tile.range 0 to 128 : tensor<128xi32>
   %cols64 = arith.extsi %cols32 : tensor<128xi32> to tensor<128xi64>
   %cols_1 = tile.expand_dims %cols64, 0 : tensor<128xi64> -> tensor<1x128xi64>
-  %cols = tile.broadcast %cols_1 : tensor<1x128xi64> -> tensor<4x128xi64>
-  %ntok = tile.splat %num_tokens : i32 -> tensor<4xi32>
-  %nslots = tile.splat %num_slots : i64 -> tensor<4xi64>
-  %zero64 = arith.constant dense<0> : tensor<4xi64>
-  %none = arith.constant dense<-1> : tensor<4xi64>
-  %stride = tile.splat %k_row_stride : i64 -> tensor<4xi64>
+  %cols = tile.broadcast %cols_1 : tensor<1x128xi64> -> tensor<16x128xi64>
+  %ntok = tile.splat %num_tokens : i32 -> tensor<16xi32>
+  %nslots = tile.splat %num_slots : i64 -> tensor<16xi64>
+  %zero64 = arith.constant dense<0> : tensor<16xi64>
+  %none = arith.constant dense<-1> : tensor<16xi64>
+  %stride = tile.splat %k_row_stride : i64 -> tensor<16xi64>
   %bs32 = arith.extsi %block_size : i32 to i64
-  %bs = tile.splat %bs32 : i64 -> tensor<4xi64>
-  %c132 = arith.constant dense<132> : tensor<4xi64>
-  %c128 = arith.constant dense<128> : tensor<4xi64>
-  %c4v = arith.constant dense<4> : tensor<4xi64>
-  %block_bytes = arith.muli %bs, %c132 : tensor<4xi64>
-  %scale_region = arith.muli %bs, %c128 : tensor<4xi64>
+  %bs = tile.splat %bs32 : i64 -> tensor<16xi64>
+  %c132 = arith.constant dense<132> : tensor<16xi64>
+  %c128 = arith.constant dense<128> : tensor<16xi64>
+  %c4v = arith.constant dense<4> : tensor<16xi64>
+  %block_bytes = arith.muli %bs, %c132 : tensor<16xi64>
+  %scale_region = arith.muli %bs, %c128 : tensor<16xi64>
   %f240 = arith.constant 240.0 : f32
   %f448 = arith.constant 448.0 : f32
   %fp8_max_s = arith.select %fnuz, %f240, %f448 : f32
-  %fp8_max = tile.splat %fp8_max_s : f32 -> tensor<4xf32>
-  %zerof = arith.constant dense<0.0> : tensor<4xf32>
-  %onef = arith.constant dense<1.0> : tensor<4xf32>
+  %fp8_max = tile.splat %fp8_max_s : f32 -> tensor<16xf32>
+  %zerof = arith.constant dense<0.0> : tensor<16xf32>
+  %onef = arith.constant dense<1.0> : tensor<16xf32>
   %scales_ptr = tile.ptr_cast %cache : !tile.ptr<i8> to !tile.ptr<f32>
 
   scf.for %it = %c0 to %steps step %c1 : i32 {
-    %it4 = arith.muli %it, %c4 : i32
-    %t0 = arith.addi %first, %it4 : i32
-    %t0v = tile.splat %t0 : i32 -> tensor<4xi32>
-    %tok = arith.addi %t0v, %rows : tensor<4xi32>
-    %in_range = arith.cmpi slt, %tok, %ntok : tensor<4xi32>
-    %tok64 = arith.extsi %tok : tensor<4xi32> to tensor<4xi64>
-    %slot = tile.load %slot_mapping[%tok64] mask(%in_range : tensor<4xi1>)
-        other(%none : tensor<4xi64>)
-        : !tile.ptr<i64>, tensor<4xi64> -> tensor<4xi64>
-    %nonneg = arith.cmpi sge, %slot, %zero64 : tensor<4xi64>
-    %below = arith.cmpi slt, %slot, %nslots : tensor<4xi64>
-    %ok0 = arith.andi %in_range, %nonneg : tensor<4xi1>
-    %ok = arith.andi %ok0, %below : tensor<4xi1>
-    %ok_1 = tile.expand_dims %ok, 1 : tensor<4xi1> -> tensor<4x1xi1>
-    %ok2 = tile.broadcast %ok_1 : tensor<4x1xi1> -> tensor<4x128xi1>
+    %it16 = arith.muli %it, %c16 : i32
+    %t0 = arith.addi %first, %it16 : i32
+    %t0v = tile.splat %t0 : i32 -> tensor<16xi32>
+    %tok = arith.addi %t0v, %rows : tensor<16xi32>
+    %in_range = arith.cmpi slt, %tok, %ntok : tensor<16xi32>
+    %tok64 = arith.extsi %tok : tensor<16xi32> to tensor<16xi64>
+    %slot = tile.load %slot_mapping[%tok64] mask(%in_range : tensor<16xi1>)
+        other(%none : tensor<16xi64>)
+        : !tile.ptr<i64>, tensor<16xi64> -> tensor<16xi64>
+    %nonneg = arith.cmpi sge, %slot, %zero64 : tensor<16xi64>
+    %below = arith.cmpi slt, %slot, %nslots : tensor<16xi64>
+    %ok0 = arith.andi %in_range, %nonneg : tensor<16xi1>
+    %ok = arith.andi %ok0, %below : tensor<16xi1>
+    %ok_1 = tile.expand_dims %ok, 1 : tensor<16xi1> -> tensor<16x1xi1>
+    %ok2 = tile.broadcast %ok_1 : tensor<16x1xi1> -> tensor<16x128xi1>
 
     // Load the rows of k as f32.
-    %row = arith.muli %tok64, %stride : tensor<4xi64>
-    %row_1 = tile.expand_dims %row, 1 : tensor<4xi64> -> tensor<4x1xi64>
-    %row2 = tile.broadcast %row_1 : tensor<4x1xi64> -> tensor<4x128xi64>
-    %koff = arith.addi %row2, %cols : tensor<4x128xi64>
-    %x = scf.if %k_bf16 -> (tensor<4x128xf32>) {
+    %row = arith.muli %tok64, %stride : tensor<16xi64>
+    %row_1 = tile.expand_dims %row, 1 : tensor<16xi64> -> tensor<16x1xi64>
+    %row2 = tile.broadcast %row_1 : tensor<16x1xi64> -> tensor<16x128xi64>
+    %koff = arith.addi %row2, %cols : tensor<16x128xi64>
+    %x = scf.if %k_bf16 -> (tensor<16x128xf32>) {
       %kb = tile.ptr_cast %k : !tile.ptr<i8> to !tile.ptr<bf16>
-      %v = tile.load %kb[%koff] mask(%ok2 : tensor<4x128xi1>)
-          : !tile.ptr<bf16>, tensor<4x128xi64> -> tensor<4x128xbf16>
-      %f = arith.extf %v : tensor<4x128xbf16> to tensor<4x128xf32>
-      scf.yield %f : tensor<4x128xf32>
+      %v = tile.load %kb[%koff] mask(%ok2 : tensor<16x128xi1>)
+          : !tile.ptr<bf16>, tensor<16x128xi64> -> tensor<16x128xbf16>
+      %f = arith.extf %v : tensor<16x128xbf16> to tensor<16x128xf32>
+      scf.yield %f : tensor<16x128xf32>
     } else {
       %kf = tile.ptr_cast %k : !tile.ptr<i8> to !tile.ptr<f32>
-      %v = tile.load %kf[%koff] mask(%ok2 : tensor<4x128xi1>)
-          : !tile.ptr<f32>, tensor<4x128xi64> -> tensor<4x128xf32>
-      scf.yield %v : tensor<4x128xf32>
+      %v = tile.load %kf[%koff] mask(%ok2 : tensor<16x128xi1>)
+          : !tile.ptr<f32>, tensor<16x128xi64> -> tensor<16x128xf32>
+      scf.yield %v : tensor<16x128xf32>
     }
 
     // Per-token scale.
-    %ax = math.absf %x : tensor<4x128xf32>
-    %amax = tile.reduce max %ax, 1 : tensor<4x128xf32> -> tensor<4xf32>
-    %scale = arith.divf %amax, %fp8_max : tensor<4xf32>
-    %is_zero = arith.cmpf oeq, %scale, %zerof : tensor<4xf32>
-    %divisor = arith.select %is_zero, %onef, %scale : tensor<4xi1>, tensor<4xf32>
-    %div_1 = tile.expand_dims %divisor, 1 : tensor<4xf32> -> tensor<4x1xf32>
-    %div2 = tile.broadcast %div_1 : tensor<4x1xf32> -> tensor<4x128xf32>
-    %y = arith.divf %x, %div2 : tensor<4x128xf32>
+    %ax = math.absf %x : tensor<16x128xf32>
+    %amax = tile.reduce max %ax, 1 : tensor<16x128xf32> -> tensor<16xf32>
+    %scale = arith.divf %amax, %fp8_max : tensor<16xf32>
+    %is_zero = arith.cmpf oeq, %scale, %zerof : tensor<16xf32>
+    %divisor = arith.select %is_zero, %onef, %scale : tensor<16xi1>, tensor<16xf32>
+    %div_1 = tile.expand_dims %divisor, 1 : tensor<16xf32> -> tensor<16x1xf32>
+    %div2 = tile.broadcast %div_1 : tensor<16x1xf32> -> tensor<16x128xf32>
+    %y = arith.divf %x, %div2 : tensor<16x128xf32>
 
     // Cache addresses.
-    %blk = arith.divsi %slot, %bs : tensor<4xi64>
-    %off = arith.remsi %slot, %bs : tensor<4xi64>
-    %base = arith.muli %blk, %block_bytes : tensor<4xi64>
-    %off128 = arith.muli %off, %c128 : tensor<4xi64>
-    %vrow = arith.addi %base, %off128 : tensor<4xi64>
-    %vrow_1 = tile.expand_dims %vrow, 1 : tensor<4xi64> -> tensor<4x1xi64>
-    %vrow2 = tile.broadcast %vrow_1 : tensor<4x1xi64> -> tensor<4x128xi64>
-    %voff = arith.addi %vrow2, %cols : tensor<4x128xi64>
-    %sbyte = arith.addi %base, %scale_region : tensor<4xi64>
-    %sword = arith.divsi %sbyte, %c4v : tensor<4xi64>
-    %soff = arith.addi %sword, %off : tensor<4xi64>
+    %blk = arith.divsi %slot, %bs : tensor<16xi64>
+    %off = arith.remsi %slot, %bs : tensor<16xi64>
+    %base = arith.muli %blk, %block_bytes : tensor<16xi64>
+    %off128 = arith.muli %off, %c128 : tensor<16xi64>
+    %vrow = arith.addi %base, %off128 : tensor<16xi64>
+    %vrow_1 = tile.expand_dims %vrow, 1 : tensor<16xi64> -> tensor<16x1xi64>
+    %vrow2 = tile.broadcast %vrow_1 : tensor<16x1xi64> -> tensor<16x128xi64>
+    %voff = arith.addi %vrow2, %cols : tensor<16x128xi64>
+    %sbyte = arith.addi %base, %scale_region : tensor<16xi64>
+    %sword = arith.divsi %sbyte, %c4v : tensor<16xi64>
+    %soff = arith.addi %sword, %off : tensor<16xi64>
 
     scf.if %fnuz {
-      %q = arith.truncf %y : tensor<4x128xf32> to tensor<4x128xf8E4M3FNUZ>
+      %q = arith.truncf %y : tensor<16x128xf32> to tensor<16x128xf8E4M3FNUZ>
       %p = tile.ptr_cast %cache : !tile.ptr<i8> to !tile.ptr<f8E4M3FNUZ>
-      tile.store %q, %p[%voff] mask(%ok2 : tensor<4x128xi1>)
-          : tensor<4x128xf8E4M3FNUZ>, !tile.ptr<f8E4M3FNUZ>, tensor<4x128xi64>
+      tile.store %q, %p[%voff] mask(%ok2 : tensor<16x128xi1>)
+          : tensor<16x128xf8E4M3FNUZ>, !tile.ptr<f8E4M3FNUZ>, tensor<16x128xi64>
     } else {
-      %q = arith.truncf %y : tensor<4x128xf32> to tensor<4x128xf8E4M3FN>
+      %q = arith.truncf %y : tensor<16x128xf32> to tensor<16x128xf8E4M3FN>
       %p = tile.ptr_cast %cache : !tile.ptr<i8> to !tile.ptr<f8E4M3FN>
-      tile.store %q, %p[%voff] mask(%ok2 : tensor<4x128xi1>)
-          : tensor<4x128xf8E4M3FN>, !tile.ptr<f8E4M3FN>, tensor<4x128xi64>
+      tile.store %q, %p[%voff] mask(%ok2 : tensor<16x128xi1>)
+          : tensor<16x128xf8E4M3FN>, !tile.ptr<f8E4M3FN>, tensor<16x128xi64>
     }
-    tile.store %scale, %scales_ptr[%soff] mask(%ok : tensor<4xi1>)
-        : tensor<4xf32>, !tile.ptr<f32>, tensor<4xi64>
+    tile.store %scale, %scales_ptr[%soff] mask(%ok : tensor<16xi1>)
+        : tensor<16xf32>, !tile.ptr<f32>, tensor<16xi64>
   }
   tile.return
 }

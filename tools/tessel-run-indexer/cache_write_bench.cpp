@@ -260,9 +260,12 @@ int main(int argc, char **argv) {
         tessel_context_load_bundle(v, path) != TESSEL_SUCCESS)
       fatal("one-variant context");
     unlink(path);
-    int64_t tpp = 0;
+    int64_t tpp = 0, waves = 1;
     e.knob("tokens_per_program", tpp);
-    variants.push_back({"tokens_per_program=" + std::to_string(tpp), v});
+    e.knob("num_waves", waves);
+    variants.push_back({"tpp=" + std::to_string(tpp) +
+                            " waves=" + std::to_string(waves),
+                        v});
   }
 
   printf("\n%-8s %-26s %10s %12s %9s %9s\n", "tokens", "kernel", "MB/call",

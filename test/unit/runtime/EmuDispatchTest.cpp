@@ -224,6 +224,9 @@ TEST_F(EmuDispatch, TesselBundleEnvironmentAndLogging) {
   ASSERT_EQ(tessel_config_set("TESSEL_BUNDLE", bundlePath.c_str()),
             TESSEL_SUCCESS);
   ASSERT_EQ(tessel_config_set("TESSEL_LOG_TUNED_CONFIG", "1"), TESSEL_SUCCESS);
+  // A fixed table, so that tuning the shipped one does not change the picks.
+  ASSERT_EQ(tessel_config_set("TESSEL_TUNED_DIR", TESSEL_TEST_DATA "/tuned"),
+            TESSEL_SUCCESS);
   tessel_context *ctx = nullptr;
   ASSERT_EQ(tessel_context_create("emu", 0, &ctx), TESSEL_SUCCESS)
       << tessel_last_error();
@@ -231,7 +234,7 @@ TEST_F(EmuDispatch, TesselBundleEnvironmentAndLogging) {
   testing::internal::CaptureStderr();
   ASSERT_EQ(p.run(ctx), TESSEL_SUCCESS) << tessel_last_error();
   std::string log = testing::internal::GetCapturedStderr();
-  // The built-in gfx942 table has buckets 1, 256, 4096, ... with
+  // The test's gfx942 table has buckets 1, 256, 4096, ... with
   // tokens_per_program 4 at 256; 300 rounds to 512, whose nearest bucket in
   // log2 is 256; the grid is ceil(300 / 4) = 75.
   EXPECT_NE(log.find("indexer_k_cache_write arch=gfx942 cu_num=304"),
@@ -246,6 +249,7 @@ TEST_F(EmuDispatch, TesselBundleEnvironmentAndLogging) {
   tessel_context_destroy(ctx);
   tessel_config_set("TESSEL_BUNDLE", "");
   tessel_config_set("TESSEL_LOG_TUNED_CONFIG", "0");
+  tessel_config_set("TESSEL_TUNED_DIR", "");
 
   ASSERT_EQ(tessel_config_set("TESSEL_BUNDLE", "/no/such.tbundle"),
             TESSEL_SUCCESS);

@@ -28,7 +28,57 @@ bool tessel::tile::fitsIn(int64_t v, IntegerType type) {
     return v == 0 || v == 1;
   if (w >= 64)
     return true;
-  return v >= -(int64_t(1) << (w - 1)) && v < (int64_t(1) << w);
+  return v >= -(int64_t(1) << (w - 1)) && v < (int64_t(1) << (w - 1));
+}
+
+std::optional<unsigned> tessel::tile::distributedLayoutRank(Attribute layout) {
+  if (auto blocked = dyn_cast<BlockedLayoutAttr>(layout))
+    return blocked.getRank();
+  if (isa<MfmaLayoutAttr, NvMmaLayoutAttr, DotOperandLayoutAttr>(layout))
+    return 2;
+  if (auto slice = dyn_cast<SliceLayoutAttr>(layout)) {
+    std::optional<unsigned> parent = distributedLayoutRank(slice.getParent());
+    if (!parent || *parent == 0)
+      return std::nullopt;
+    return *parent - 1;
+  }
+  return std::nullopt;
+}
+
+/// Shared by the layouts' VerifiableTensorEncoding implementations.
+static LogicalResult verifyLayoutRank(Attribute layout, unsigned rank,
+                                      ArrayRef<int64_t> shape,
+                                      function_ref<InFlightDiagnostic()> emitError) {
+  if (shape.size() != rank)
+    return emitError() << "layout " << layout << " has rank " << rank
+                       << " but the tensor has rank " << shape.size();
+  return success();
+}
+
+LogicalResult BlockedLayoutAttr::verifyEncoding(
+    ArrayRef<int64_t> shape, Type, function_ref<InFlightDiagnostic()> emitError) const {
+  return verifyLayoutRank(*this, getRank(), shape, emitError);
+}
+LogicalResult SliceLayoutAttr::verifyEncoding(
+    ArrayRef<int64_t> shape, Type, function_ref<InFlightDiagnostic()> emitError) const {
+  return verifyLayoutRank(*this, *distributedLayoutRank(*this), shape,
+                          emitError);
+}
+LogicalResult MfmaLayoutAttr::verifyEncoding(
+    ArrayRef<int64_t> shape, Type, function_ref<InFlightDiagnostic()> emitError) const {
+  return verifyLayoutRank(*this, 2, shape, emitError);
+}
+LogicalResult NvMmaLayoutAttr::verifyEncoding(
+    ArrayRef<int64_t> shape, Type, function_ref<InFlightDiagnostic()> emitError) const {
+  return verifyLayoutRank(*this, 2, shape, emitError);
+}
+LogicalResult DotOperandLayoutAttr::verifyEncoding(
+    ArrayRef<int64_t> shape, Type, function_ref<InFlightDiagnostic()> emitError) const {
+  return verifyLayoutRank(*this, 2, shape, emitError);
+}
+LogicalResult SharedLayoutAttr::verifyEncoding(
+    ArrayRef<int64_t> shape, Type, function_ref<InFlightDiagnostic()> emitError) const {
+  return verifyLayoutRank(*this, getOrder().size(), shape, emitError);
 }
 
 static bool isPermutation(ArrayRef<unsigned> order) {
@@ -60,6 +110,17 @@ LogicalResult KnobAttr::verify(function_ref<InFlightDiagnostic()> emitError,
   if (values && values.empty())
     return emitError() << "knob '" << name
                        << "' lists no allowed values";
+  if (values) {
+    ArrayRef<int64_t> vs = values.asArrayRef();
+    for (auto [i, v] : llvm::enumerate(vs)) {
+      if (!fitsIn(v, cast<IntegerType>(type)))
+        return emitError() << "value " << v << " of knob '" << name
+                           << "' does not fit in " << type;
+      if (llvm::is_contained(vs.take_front(i), v))
+        return emitError() << "knob '" << name << "' lists the value " << v
+                           << " twice";
+    }
+  }
   if (values && defaultValue &&
       !llvm::is_contained(values.asArrayRef(), *defaultValue))
     return emitError() << "default " << *defaultValue << " of knob '"
@@ -109,21 +170,16 @@ unsigned BlockedLayoutAttr::getNumWaves() const {
 LogicalResult
 SliceLayoutAttr::verify(function_ref<InFlightDiagnostic()> emitError,
                         unsigned dim, Attribute parent) {
-  unsigned parentRank = 0;
-  if (auto blocked = dyn_cast<BlockedLayoutAttr>(parent))
-    parentRank = blocked.getRank();
-  else if (auto mfma = dyn_cast<MfmaLayoutAttr>(parent))
-    parentRank = mfma.getWavesPerCTA().size();
-  else if (auto mma = dyn_cast<NvMmaLayoutAttr>(parent))
-    parentRank = mma.getWavesPerCTA().size();
-  else if (auto slice = dyn_cast<SliceLayoutAttr>(parent))
-    parentRank = 0; // nested slices are checked when used
-  else
+  std::optional<unsigned> parentRank = distributedLayoutRank(parent);
+  if (!parentRank)
     return emitError() << "slice parent must be a distributed layout, got "
                        << parent;
-  if (parentRank && dim >= parentRank)
+  if (*parentRank < 2)
+    return emitError() << "slice parent must have rank >= 2, got "
+                       << *parentRank;
+  if (dim >= *parentRank)
     return emitError() << "slice dim " << dim << " out of range for parent of rank "
-                       << parentRank;
+                       << *parentRank;
   return success();
 }
 
@@ -166,10 +222,14 @@ LogicalResult NvMmaLayoutAttr::verify(function_ref<InFlightDiagnostic()> emitErr
     return emitError() << "nv_mma instrShape must be [M, N, K]";
   if (version == 2 && (instrShape[0] != 16 || instrShape[1] != 8))
     return emitError() << "mma.sync instrShape must be [16, 8, K]";
-  if (version == 3 && (instrShape[0] != 64 || instrShape[1] % 8 != 0 ||
-                       instrShape[1] > 256))
+  if (version == 3 && (instrShape[0] != 64 || instrShape[1] < 8 ||
+                       instrShape[1] % 8 != 0 || instrShape[1] > 256))
     return emitError() << "wgmma instrShape must be [64, N, K] with N a "
-                          "multiple of 8 up to 256";
+                          "multiple of 8 from 8 to 256";
+  // K of one instruction: 16 for 16-bit operands, 32 for fp8 (8 for tf32).
+  if (instrShape[2] != 8 && instrShape[2] != 16 && instrShape[2] != 32)
+    return emitError() << "nv_mma K must be 8, 16 or 32, got "
+                       << instrShape[2];
   if (wavesPerCTA.size() != 2 || !allPowersOfTwo(wavesPerCTA))
     return emitError()
            << "nv_mma wavesPerCTA must be two powers of two [along M, along N]";
@@ -195,9 +255,10 @@ LogicalResult
 SharedLayoutAttr::verify(function_ref<InFlightDiagnostic()> emitError,
                          unsigned vec, unsigned perPhase, unsigned maxPhase,
                          ArrayRef<unsigned> order) {
-  if (vec == 0 || perPhase == 0 || maxPhase == 0)
+  if (!llvm::isPowerOf2_32(vec) || !llvm::isPowerOf2_32(perPhase) ||
+      !llvm::isPowerOf2_32(maxPhase))
     return emitError() << "shared layout vec, perPhase and maxPhase must be "
-                          "positive";
+                          "powers of two (the swizzle XORs bit fields)";
   if (order.empty() || !isPermutation(order))
     return emitError() << "shared layout order must be a permutation";
   return success();

@@ -30,6 +30,8 @@ static std::string shapeStr(Type t) {
   auto rt = dyn_cast<RankedTensorType>(t);
   if (!rt)
     return "scalar";
+  if (rt.getRank() == 0)
+    return "rank-0";
   std::string s;
   llvm::raw_string_ostream os(s);
   llvm::interleave(rt.getShape(), os, "x");
@@ -118,10 +120,6 @@ LogicalResult KernelOp::verify() {
   }
   if (getBody().empty())
     return emitOpError("kernel must have a body");
-  if (getBody().getNumArguments() != type.getNumInputs())
-    return emitOpError("body has ")
-           << getBody().getNumArguments() << " arguments, type has "
-           << type.getNumInputs();
   llvm::StringSet<> names;
   if (getKnobs())
     for (Attribute a : getKnobsAttr()) {
@@ -165,10 +163,18 @@ LogicalResult RangeOp::verify() {
   if (end <= start)
     return emitOpError("end (") << end << ") must be greater than start ("
                                 << start << ")";
-  if (type.getDimSize(0) != end - start)
+  // Every element, start .. end - 1, must be a value of the element type.
+  unsigned width = type.getElementType().getIntOrFloatBitWidth();
+  int64_t lo = width >= 64 ? INT64_MIN : -(int64_t(1) << (width - 1));
+  int64_t hi = width >= 64 ? INT64_MAX : (int64_t(1) << (width - 1)) - 1;
+  if (start < lo || end - 1 > hi)
+    return emitOpError("range ")
+           << start << " to " << end << " does not fit in "
+           << type.getElementType();
+  if (uint64_t(end) - uint64_t(start) != uint64_t(type.getDimSize(0)))
     return emitOpError("result has ")
            << type.getDimSize(0) << " elements but the range has "
-           << end - start;
+           << uint64_t(end) - uint64_t(start);
   return success();
 }
 
@@ -205,7 +211,7 @@ LogicalResult ExpandDimsOp::verify() {
   auto src = getSrc().getType(), dst = getType();
   if (src.getElementType() != dst.getElementType())
     return emitOpError("element types differ");
-  int64_t axis = getAxis();
+  int64_t axis = static_cast<int32_t>(getAxis());
   if (axis < 0 || axis > src.getRank())
     return emitOpError("axis ") << axis << " is out of range for a tensor of rank "
                                 << src.getRank();
@@ -318,8 +324,6 @@ LogicalResult AtomicRMWOp::verify() {
       failed(verifyMask(*this, getMask(), offsets)) ||
       failed(verifyAtomicElem(*this, getPtr().getType().getPointeeType())))
     return failure();
-  if (getType() != getValue().getType())
-    return emitOpError("result type must equal the value type");
   bool isFloat = isa<FloatType>(getPtr().getType().getPointeeType());
   AtomicKind k = getKind();
   if (isFloat && k != AtomicKind::add && k != AtomicKind::max &&
@@ -335,9 +339,6 @@ LogicalResult AtomicCASOp::verify() {
                            getPtr().getType())) ||
       failed(verifyAtomicElem(*this, getPtr().getType().getPointeeType())))
     return failure();
-  if (getCmp().getType() != getValue().getType() ||
-      getType() != getValue().getType())
-    return emitOpError("cmp, value and result must have the same type");
   return success();
 }
 
@@ -373,7 +374,8 @@ LogicalResult DotOp::verify() {
 
 LogicalResult ReduceOp::verify() {
   auto src = getSrc().getType();
-  if (failed(verifyAxis(*this, getAxis(), src.getRank())))
+  int64_t axis = static_cast<int32_t>(getAxis());
+  if (failed(verifyAxis(*this, axis, src.getRank())))
     return failure();
   Type elem = src.getElementType();
   if (getElementTypeOrSelf(getType()) != elem)
@@ -384,22 +386,23 @@ LogicalResult ReduceOp::verify() {
     return success();
   }
   SmallVector<int64_t> expected(src.getShape());
-  expected.erase(expected.begin() + getAxis());
+  expected.erase(expected.begin() + axis);
   if (shapeOf(getType()) != ArrayRef<int64_t>(expected) ||
       !isa<RankedTensorType>(getType()))
     return emitOpError("result shape (")
            << shapeStr(getType()) << ") must be the source shape without axis "
-           << getAxis();
+           << axis;
   return success();
 }
 
 LogicalResult ScanOp::verify() {
-  return verifyAxis(*this, getAxis(), getSrc().getType().getRank());
+  return verifyAxis(*this, static_cast<int32_t>(getAxis()),
+                    getSrc().getType().getRank());
 }
 
 LogicalResult HistogramOp::verify() {
-  if (getType().getRank() != 1)
-    return emitOpError("result must be a 1-D tensor of bins");
+  if (getType().getRank() != 1 || getType().getDimSize(0) < 1)
+    return emitOpError("result must be a 1-D tensor of at least one bin");
   if (Value mask = getMask())
     if (shapeOf(mask.getType()) != getKeys().getType().getShape())
       return emitOpError("mask shape (")
@@ -412,13 +415,11 @@ LogicalResult TopKOp::verify() {
   auto values = getValues().getType();
   if (values.getRank() != 1)
     return emitOpError("values must be 1-D");
-  if (!isa<FloatType>(values.getElementType()) &&
-      !values.getElementType().isSignlessInteger())
-    return emitOpError("values must be float or integer");
-  if (getK() <= 0)
-    return emitOpError("k must be positive, got ") << getK();
-  if (getType().getRank() != 1 || getType().getDimSize(0) != getK())
-    return emitOpError("result must be tensor<") << getK() << "xi32>";
+  int64_t k = static_cast<int32_t>(getK());
+  if (k <= 0)
+    return emitOpError("k must be positive, got ") << k;
+  if (getType().getRank() != 1 || getType().getDimSize(0) != k)
+    return emitOpError("result must be tensor<") << k << "xi32>";
   return success();
 }
 

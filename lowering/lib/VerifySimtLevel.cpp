@@ -37,7 +37,6 @@ const llvm::StringSet<> &allowedOps() {
       "vector.insert", "vector.bitcast", "vector.shuffle",
       "vector.from_elements", "vector.extract_strided_slice",
       "vector.insert_strided_slice", "vector.reduction", "vector.fma",
-      "vector.splat",
       // memref
       "memref.load", "memref.store", "memref.view", "memref.atomic_rmw",
       "memref.generic_atomic_rmw", "memref.atomic_yield", "memref.dim",

@@ -163,7 +163,7 @@ tile.kernel @scan_axis(%x: i32) {
 
 tile.kernel @histogram_rank(%x: i32) {
   %k = tile.range 0 to 1024 : tensor<1024xi32>
-  // expected-error @+1 {{'tile.histogram' op result must be a 1-D tensor of bins}}
+  // expected-error @+1 {{'tile.histogram' op result must be a 1-D tensor of at least one bin}}
   %h = tile.histogram %k : tensor<1024xi32> -> tensor<16x16xi32>
   tile.return
 }
@@ -192,7 +192,7 @@ tile.kernel @histogram_scalar_mask(%x: i32) {
 
 tile.kernel @histogram_float_keys(%x: f32) {
   %k = tile.splat %x : f32 -> tensor<1024xf32>
-  // expected-error @+1 {{'tile.histogram' op operand #0 must be ranked tensor of signless integer values, but got 'tensor<1024xf32>'}}
+  // expected-error @+1 {{'tile.histogram' op operand #0 must be statically shaped tensor of signless integer values, but got 'tensor<1024xf32>'}}
   %h = tile.histogram %k : tensor<1024xf32> -> tensor<256xi32>
   tile.return
 }
@@ -201,7 +201,7 @@ tile.kernel @histogram_float_keys(%x: f32) {
 
 tile.kernel @histogram_i64_bins(%x: i32) {
   %k = tile.range 0 to 1024 : tensor<1024xi32>
-  // expected-error @+1 {{'tile.histogram' op result #0 must be ranked tensor of 32-bit signless integer values, but got 'tensor<256xi64>'}}
+  // expected-error @+1 {{'tile.histogram' op result #0 must be statically shaped tensor of 32-bit signless integer values, but got 'tensor<256xi64>'}}
   %h = tile.histogram %k : tensor<1024xi32> -> tensor<256xi64>
   tile.return
 }

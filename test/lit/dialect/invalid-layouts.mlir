@@ -111,17 +111,17 @@
 
 // -----
 
-// expected-error @+1 {{wgmma instrShape must be [64, N, K] with N a multiple of 8 up to 256}}
+// expected-error @+1 {{wgmma instrShape must be [64, N, K] with N a multiple of 8 from 8 to 256}}
 #n = #tile.nv_mma<{version = 3, instrShape = [64, 12, 16], wavesPerCTA = [4, 1]}>
 
 // -----
 
-// expected-error @+1 {{wgmma instrShape must be [64, N, K] with N a multiple of 8 up to 256}}
+// expected-error @+1 {{wgmma instrShape must be [64, N, K] with N a multiple of 8 from 8 to 256}}
 #n = #tile.nv_mma<{version = 3, instrShape = [64, 264, 16], wavesPerCTA = [4, 1]}>
 
 // -----
 
-// expected-error @+1 {{wgmma instrShape must be [64, N, K] with N a multiple of 8 up to 256}}
+// expected-error @+1 {{wgmma instrShape must be [64, N, K] with N a multiple of 8 from 8 to 256}}
 #n = #tile.nv_mma<{version = 3, instrShape = [128, 64, 16], wavesPerCTA = [4, 1]}>
 
 // -----
@@ -160,12 +160,12 @@
 
 // -----
 
-// expected-error @+1 {{shared layout vec, perPhase and maxPhase must be positive}}
+// expected-error @+1 {{shared layout vec, perPhase and maxPhase must be powers of two (the swizzle XORs bit fields)}}
 #s = #tile.shared<{vec = 0, perPhase = 1, maxPhase = 8, order = [1, 0]}>
 
 // -----
 
-// expected-error @+1 {{shared layout vec, perPhase and maxPhase must be positive}}
+// expected-error @+1 {{shared layout vec, perPhase and maxPhase must be powers of two (the swizzle XORs bit fields)}}
 #s = #tile.shared<{vec = 8, perPhase = 1, maxPhase = 0, order = [1, 0]}>
 
 // -----

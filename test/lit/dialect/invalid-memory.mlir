@@ -62,7 +62,7 @@ tile.kernel @load_scalar_from_tensor(%p: !tile.ptr<f32>) {
 tile.kernel @load_offsets_type(%p: !tile.ptr<f32>) {
   %r = tile.range 0 to 128 : tensor<128xi32>
   %o = arith.trunci %r : tensor<128xi32> to tensor<128xi16>
-  // expected-error @+1 {{'tile.load' op operand #1 must be 32-bit signless integer or 64-bit signless integer or ranked tensor of 32-bit signless integer or 64-bit signless integer values, but got 'tensor<128xi16>'}}
+  // expected-error @+1 {{'tile.load' op operand #1 must be 32-bit signless integer or 64-bit signless integer or statically shaped tensor of 32-bit signless integer or 64-bit signless integer values, but got 'tensor<128xi16>'}}
   %v = tile.load %p[%o] : !tile.ptr<f32>, tensor<128xi16> -> tensor<128xf32>
   tile.return
 }
@@ -112,7 +112,7 @@ tile.kernel @load_other_type(%p: !tile.ptr<f32>) {
 
 tile.kernel @load_mask_type(%p: !tile.ptr<f32>) {
   %o = tile.range 0 to 128 : tensor<128xi32>
-  // expected-error @+1 {{'tile.load' op operand #2 must be 1-bit signless integer or ranked tensor of 1-bit signless integer values, but got 'tensor<128xi32>'}}
+  // expected-error @+1 {{'tile.load' op operand #2 must be 1-bit signless integer or statically shaped tensor of 1-bit signless integer values, but got 'tensor<128xi32>'}}
   %v = tile.load %p[%o] mask(%o : tensor<128xi32>) : !tile.ptr<f32>, tensor<128xi32> -> tensor<128xf32>
   tile.return
 }

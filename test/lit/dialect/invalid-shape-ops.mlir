@@ -36,7 +36,7 @@ tile.kernel @range_rank() {
 // -----
 
 tile.kernel @range_elem() {
-  // expected-error @+1 {{'tile.range' op result #0 must be ranked tensor of 32-bit signless integer or 64-bit signless integer values, but got 'tensor<128xi16>'}}
+  // expected-error @+1 {{'tile.range' op result #0 must be statically shaped tensor of 32-bit signless integer or 64-bit signless integer values, but got 'tensor<128xi16>'}}
   %r = tile.range 0 to 128 : tensor<128xi16>
   tile.return
 }

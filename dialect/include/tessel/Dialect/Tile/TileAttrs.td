@@ -5,6 +5,7 @@
 include "tessel/Dialect/Tile/TileDialect.td"
 include "mlir/IR/AttrTypeBase.td"
 include "mlir/IR/EnumAttr.td"
+include "mlir/IR/TensorEncoding.td"
 
 //===----------------------------------------------------------------------===//
 // Enums
@@ -90,7 +91,8 @@ def Tile_KnobAttr : Tile_Attr<"Knob", "knob"> {
 // Layout encodings. Each describes how the elements of a ranked tensor are
 // distributed; they appear as the encoding of RankedTensorType.
 
-def Tile_BlockedLayoutAttr : Tile_Attr<"BlockedLayout", "blocked"> {
+def Tile_BlockedLayoutAttr : Tile_Attr<"BlockedLayout", "blocked",
+    [DeclareAttrInterfaceMethods<VerifiableTensorEncoding>]> {
   let summary = "Elements split into per-lane blocks, lanes and waves";
   let description = [{
     Dimension `d` of a tensor is covered by `sizePerThread[d]` consecutive
@@ -121,7 +123,8 @@ def Tile_BlockedLayoutAttr : Tile_Attr<"BlockedLayout", "blocked"> {
   }];
 }
 
-def Tile_SliceLayoutAttr : Tile_Attr<"SliceLayout", "slice"> {
+def Tile_SliceLayoutAttr : Tile_Attr<"SliceLayout", "slice",
+    [DeclareAttrInterfaceMethods<VerifiableTensorEncoding>]> {
   let summary = "Layout of a tensor with one dimension of its parent removed";
   let description = [{
     The result of reducing a tensor of layout `parent` along `dim`: element
@@ -136,7 +139,8 @@ def Tile_SliceLayoutAttr : Tile_Attr<"SliceLayout", "slice"> {
   let genVerifyDecl = 1;
 }
 
-def Tile_MfmaLayoutAttr : Tile_Attr<"MfmaLayout", "mfma"> {
+def Tile_MfmaLayoutAttr : Tile_Attr<"MfmaLayout", "mfma",
+    [DeclareAttrInterfaceMethods<VerifiableTensorEncoding>]> {
   let summary = "Accumulator layout of AMD matrix-core (MFMA) instructions";
   let description = [{
     The C/D layout of `v_mfma_f32_MxNxK_*` on CDNA3/CDNA4, tiled over
@@ -157,7 +161,8 @@ def Tile_MfmaLayoutAttr : Tile_Attr<"MfmaLayout", "mfma"> {
   let genVerifyDecl = 1;
 }
 
-def Tile_NvMmaLayoutAttr : Tile_Attr<"NvMmaLayout", "nv_mma"> {
+def Tile_NvMmaLayoutAttr : Tile_Attr<"NvMmaLayout", "nv_mma",
+    [DeclareAttrInterfaceMethods<VerifiableTensorEncoding>]> {
   let summary = "Accumulator layout of NVIDIA mma.sync / wgmma";
   let description = [{
     The accumulator layout of `mma.sync` (version 2, instrShape [16, 8, K])
@@ -177,7 +182,8 @@ def Tile_NvMmaLayoutAttr : Tile_Attr<"NvMmaLayout", "nv_mma"> {
   let genVerifyDecl = 1;
 }
 
-def Tile_DotOperandLayoutAttr : Tile_Attr<"DotOperandLayout", "dot_operand"> {
+def Tile_DotOperandLayoutAttr : Tile_Attr<"DotOperandLayout", "dot_operand",
+    [DeclareAttrInterfaceMethods<VerifiableTensorEncoding>]> {
   let summary = "Operand layout of a matrix instruction";
   let description = [{
     Operand `opIdx` (0 = A, 1 = B) of the matrix instruction whose result
@@ -194,7 +200,8 @@ def Tile_DotOperandLayoutAttr : Tile_Attr<"DotOperandLayout", "dot_operand"> {
   let genVerifyDecl = 1;
 }
 
-def Tile_SharedLayoutAttr : Tile_Attr<"SharedLayout", "shared"> {
+def Tile_SharedLayoutAttr : Tile_Attr<"SharedLayout", "shared",
+    [DeclareAttrInterfaceMethods<VerifiableTensorEncoding>]> {
   let summary = "Layout of a tile staged in shared memory (LDS)";
   let description = [{
     A tile in workgroup memory, swizzled to avoid bank conflicts: rows are

@@ -15,6 +15,7 @@
 #include "mlir/IR/OpDefinition.h"
 #include "mlir/IR/OpImplementation.h"
 #include "mlir/IR/SymbolTable.h"
+#include "mlir/IR/TensorEncoding.h"
 #include "mlir/Interfaces/CallInterfaces.h"
 #include "mlir/Interfaces/ControlFlowInterfaces.h"
 #include "mlir/Interfaces/FunctionInterfaces.h"
@@ -30,9 +31,12 @@
 #include "tessel/Dialect/Tile/TileAttrs.h.inc"
 
 namespace tessel::tile {
-/// True when `v` is a value of integer type `type` (signed or unsigned
-/// reading; i1 takes 0 and 1).
+/// True when `v` is a value of integer type `type`, read as signed (i1
+/// takes 0 and 1).
 bool fitsIn(int64_t v, mlir::IntegerType type);
+/// Rank of the tensors a distributed layout (blocked, slice, mfma, nv_mma,
+/// dot_operand) describes, or nullopt for other attributes.
+std::optional<unsigned> distributedLayoutRank(mlir::Attribute layout);
 } // namespace tessel::tile
 
 #define GET_OP_CLASSES

@@ -26,6 +26,7 @@ def Tile_Dialect : Dialect {
   let useDefaultAttributePrinterParser = 1;
   let useDefaultTypePrinterParser = 1;
   let dependentDialects = ["::mlir::arith::ArithDialect"];
+  let hasRegionArgAttrVerify = 1;
   let extraClassDeclaration = [{
     void registerAttributes();
   }];

@@ -18,11 +18,13 @@ include "mlir/Interfaces/InferTypeOpInterface.td"
 //===----------------------------------------------------------------------===//
 
 def Tile_Elem : AnyTypeOf<[AnySignlessInteger, AnyFloat]>;
-def Tile_Tensor : RankedTensorOf<[Tile_Elem]>;
+// Tiles have static shapes: distribution needs them, and specialization
+// binds every size before lowering.
+def Tile_Tensor : StaticShapeTensorOf<[Tile_Elem]>;
 def Tile_Value : AnyTypeOf<[Tile_Elem, Tile_Tensor]>;
-def Tile_IntTensor : RankedTensorOf<[AnySignlessInteger]>;
-def Tile_Offsets : AnyTypeOf<[I32, I64, RankedTensorOf<[I32, I64]>]>;
-def Tile_Mask : AnyTypeOf<[I1, RankedTensorOf<[I1]>]>;
+def Tile_IntTensor : StaticShapeTensorOf<[AnySignlessInteger]>;
+def Tile_Offsets : AnyTypeOf<[I32, I64, StaticShapeTensorOf<[I32, I64]>]>;
+def Tile_Mask : AnyTypeOf<[I1, StaticShapeTensorOf<[I1]>]>;
 
 //===----------------------------------------------------------------------===//
 // Kernels and knobs
@@ -138,7 +140,7 @@ def Tile_RangeOp : Tile_Op<"range", [Pure]> {
     ```
   }];
   let arguments = (ins I64Attr:$start, I64Attr:$end);
-  let results = (outs RankedTensorOf<[I32, I64]>:$result);
+  let results = (outs StaticShapeTensorOf<[I32, I64]>:$result);
   let assemblyFormat = "$start `to` $end attr-dict `:` type($result)";
   let hasVerifier = 1;
 }
@@ -412,7 +414,7 @@ def Tile_HistogramOp : Tile_Op<"histogram", [Pure]> {
     ```
   }];
   let arguments = (ins Tile_IntTensor:$keys, Optional<Tile_Mask>:$mask);
-  let results = (outs RankedTensorOf<[I32]>:$result);
+  let results = (outs StaticShapeTensorOf<[I32]>:$result);
   let assemblyFormat = [{
     $keys (`mask` `(` $mask^ `:` type($mask) `)`)? attr-dict `:` type($keys) `->` type($result)
   }];
@@ -435,7 +437,7 @@ def Tile_TopKOp : Tile_Op<"topk", [Pure]> {
   }];
   let arguments = (ins Tile_Tensor:$values, I32:$n, I32Attr:$k,
                        UnitAttr:$stable, UnitAttr:$sorted);
-  let results = (outs RankedTensorOf<[I32]>:$result);
+  let results = (outs StaticShapeTensorOf<[I32]>:$result);
   let assemblyFormat = "$values `,` $n attr-dict `:` type($values) `,` type($n) `->` type($result)";
   let hasVerifier = 1;
 }

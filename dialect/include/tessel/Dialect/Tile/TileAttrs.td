@@ -20,9 +20,7 @@ def Tile_CombineKind : I32EnumAttr<"CombineKind",
   let cppNamespace = "::tessel::tile";
   let genSpecializedAttr = 0;
 }
-def Tile_CombineKindAttr : EnumAttr<Tile_Dialect, Tile_CombineKind, "combine"> {
-  let assemblyFormat = "$value";
-}
+def Tile_CombineKindAttr : EnumAttr<Tile_Dialect, Tile_CombineKind, "combine">;
 
 def Tile_AtomicKind : I32EnumAttr<"AtomicKind",
     "read-modify-write operation of an atomic", [
@@ -38,9 +36,7 @@ def Tile_AtomicKind : I32EnumAttr<"AtomicKind",
   let cppNamespace = "::tessel::tile";
   let genSpecializedAttr = 0;
 }
-def Tile_AtomicKindAttr : EnumAttr<Tile_Dialect, Tile_AtomicKind, "atomic"> {
-  let assemblyFormat = "$value";
-}
+def Tile_AtomicKindAttr : EnumAttr<Tile_Dialect, Tile_AtomicKind, "atomic">;
 
 def Tile_DataLayout : I32EnumAttr<"DataLayout",
     "arrangement of a paged KV block in memory", [

@@ -176,19 +176,25 @@ IndexerPick IndexerDispatch::pick(const IndexerKey &key) const {
   // 3. Heuristic.
   int64_t cap = key.cuNum > 0 ? key.tokens / (2 * key.cuNum) : 1;
   cap = cap < 1 ? 1 : int64_t(1) << log2Floor(cap);
+  // Ties go to more waves per program: on the H200 every tokens_per_program
+  // ran fastest with the most waves (test/gpu/README.md).
   const Variant *best = nullptr, *smallest = nullptr;
-  int64_t bestTpp = 0, smallestTpp = INT64_MAX;
+  int64_t bestTpp = 0, smallestTpp = INT64_MAX, bestWaves = 0,
+          smallestWaves = 0;
   for (const Variant *v : variants_) {
     if (v->knob("k_bf16", -1) != key.kBf16)
       continue;
     int64_t tpp = v->knob("tokens_per_program", 1);
-    if (tpp <= cap && tpp > bestTpp) {
+    int64_t waves = v->knob("num_waves", 1);
+    if (tpp <= cap && (tpp > bestTpp || (tpp == bestTpp && waves > bestWaves))) {
       best = v;
       bestTpp = tpp;
+      bestWaves = waves;
     }
-    if (tpp < smallestTpp) {
+    if (tpp < smallestTpp || (tpp == smallestTpp && waves > smallestWaves)) {
       smallest = v;
       smallestTpp = tpp;
+      smallestWaves = waves;
     }
   }
   p.variant = best ? best : smallest;

@@ -255,6 +255,29 @@ TEST(Dispatch, RowsWithoutAVariantAreSkippedWithAWarning) {
   EXPECT_EQ(p.variant, f.ptrs[0]);
 }
 
+TEST(Dispatch, HeuristicTiesGoToMoreWaves) {
+  Fixture f;
+  f.add(1, 16, 1);
+  f.add(1, 16, 4);
+  f.add(1, 16, 2);
+  f.add(1, 64, 1);
+  f.add(1, 64, 4);
+  f.finish();
+  TunedTable t;
+  ASSERT_TRUE(parse("", t).isOk());
+  IndexerDispatch d;
+  std::vector<std::string> warnings;
+  d.build(t, "gfx942", f.ptrs, warnings);
+  // T=40000, cu=304: cap = 40000/608 = 65 -> 64; of the two tpp=64
+  // variants, the one with 4 waves.
+  IndexerPick p = d.pick(key(40000));
+  EXPECT_EQ(p.rule, PickRule::Heuristic);
+  EXPECT_EQ(p.variant, f.ptrs[4]);
+  // T=5000: cap 8, nothing fits: the smallest tpp (16), with the most waves.
+  p = d.pick(key(5000));
+  EXPECT_EQ(p.variant, f.ptrs[1]);
+}
+
 TEST(Dispatch, NoVariantsMeansNoPick) {
   IndexerDispatch d;
   TunedTable t;

@@ -150,6 +150,41 @@ Value linearIndex(OpBuilder &b, Location loc, const DistributedLayout &l,
   return lin;
 }
 
+/// Row-major index (i32) of the line through slot `slot` along dimension
+/// `skip`: the slot's coordinates in every other dimension, linearized.
+/// Elements that a reduction or scan along `skip` combines share it.
+Value lineIndex(OpBuilder &b, Location loc, const DistributedLayout &l,
+                ArrayRef<Value> base, int64_t slot, unsigned skip) {
+  SmallVector<int64_t> idx = l.slotIndices(slot);
+  Value lin = i32Const(b, loc, 0);
+  for (unsigned d = 0; d < l.getRank(); ++d) {
+    if (d == skip)
+      continue;
+    Value c = arith::AddIOp::create(b, loc, base[d],
+                                    i32Const(b, loc, l.regCoord(d, idx[d])));
+    lin = arith::MulIOp::create(b, loc, lin, i32Const(b, loc, l.getShape()[d]));
+    lin = arith::AddIOp::create(b, loc, lin, c);
+  }
+  return lin;
+}
+
+/// The number of lines along dimension `skip`.
+int64_t numLines(const DistributedLayout &l, unsigned skip) {
+  int64_t n = 1;
+  for (unsigned d = 0; d < l.getRank(); ++d)
+    if (d != skip)
+      n *= l.getShape()[d];
+  return n;
+}
+
+/// The layout dimension of tensor axis `axis` (slice dims re-inserted).
+unsigned layoutDim(const DistributedLayout &l, unsigned axis) {
+  for (unsigned s : l.getSliceDims())
+    if (s <= axis)
+      ++axis;
+  return axis;
+}
+
 Value toIndex(OpBuilder &b, Location loc, Value v) {
   return arith::IndexCastOp::create(b, loc, b.getIndexType(), v);
 }
@@ -739,11 +774,7 @@ struct ReducePattern : public TilePattern<ReduceOp> {
     auto src = layoutOf(op, op.getSrc().getType());
     if (failed(src))
       return failure();
-    // The axis in layout coordinates (slice dims re-inserted).
-    unsigned k = op.getAxis();
-    for (unsigned s : src->getSliceDims())
-      if (s <= k)
-        ++k;
+    unsigned k = layoutDim(*src, op.getAxis());
     Type elem = op.getSrc().getType().getElementType();
     tessel::CombineKind kind = toCombine(op.getKind());
     unsigned laneBits = src->distinctLaneBits(k);
@@ -786,24 +817,9 @@ struct ReducePattern : public TilePattern<ReduceOp> {
                                     i32Const(rewriter, loc, (1 << waveBits) - 1));
       // Row-major index of the output element, with k's coordinate dropped.
       auto outIndex = [&](int64_t s) {
-        SmallVector<int64_t> idx = src->slotIndices(s);
-        Value lin = i32Const(rewriter, loc, 0);
-        for (unsigned d = 0; d < src->getRank(); ++d) {
-          if (d == k)
-            continue;
-          Value c = arith::AddIOp::create(
-              rewriter, loc, base[d],
-              i32Const(rewriter, loc, src->regCoord(d, idx[d])));
-          lin = arith::MulIOp::create(rewriter, loc, lin,
-                                      i32Const(rewriter, loc, src->getShape()[d]));
-          lin = arith::AddIOp::create(rewriter, loc, lin, c);
-        }
-        return lin;
+        return lineIndex(rewriter, loc, *src, base, s, k);
       };
-      int64_t numOut = 1;
-      for (unsigned d = 0; d < src->getRank(); ++d)
-        if (d != k)
-          numOut *= src->getShape()[d];
+      int64_t numOut = numLines(*src, k);
       gpu::BarrierOp::create(rewriter, loc);
       SmallVector<Value> lins;
       for (auto [s, a] : llvm::zip(outSlots, acc)) {
@@ -839,6 +855,197 @@ struct ReducePattern : public TilePattern<ReduceOp> {
     // order of the slice layout's registers.
     rewriter.replaceOpWithNewOp<vector::FromElementsOp>(
         op, getTypeConverter()->convertType(op.getType()), acc);
+    return success();
+  }
+};
+
+
+/// Register-resident scan (DESIGN.md 3.3): a sequential scan of each lane's
+/// run of elements, a scan of the runs' totals across the lanes along the
+/// axis (DPP / shuffles through TargetInfo), one LDS exchange of the waves'
+/// totals, and a fix-up in registers. Elements along the axis are ordered
+/// register repeat, then wave, then lane, then position in the lane's run.
+struct ScanPattern : public TilePattern<ScanOp> {
+  using TilePattern::TilePattern;
+  LogicalResult
+  matchAndRewrite(ScanOp op, OpAdaptor adaptor,
+                  ConversionPatternRewriter &rewriter) const override {
+    if (op.getReverse())
+      return op.emitError("reverse scans are not lowered yet; scan a "
+                          "reversed tile instead");
+    Location loc = op.getLoc();
+    auto l = layoutOf(op, op.getType());
+    if (failed(l))
+      return failure();
+    unsigned k = layoutDim(*l, op.getAxis());
+    Type elem = op.getType().getElementType();
+    tessel::CombineKind kind = toCombine(op.getKind());
+    unsigned laneBits = l->distinctLaneBits(k);
+    unsigned waveBits = l->distinctWaveBits(k);
+    if ((laneBits || waveBits) && elem.getIntOrFloatBitWidth() != 32)
+      return op.emitError("scans across lanes support 32-bit elements; got ")
+             << elem;
+    const TargetInfo &target = *state.target;
+    KernelState &ks = state.of(op);
+    Value in = adaptor.getSrc();
+    Value identity = emitIdentity(rewriter, loc, elem, kind);
+    int64_t inLane = std::min<int64_t>(l->getBlocked().getSizePerThread()[k],
+                                       l->getShape()[k]);
+    int64_t reps = l->getElemsAlong(k) / inLane;
+    // Lane-group helpers, shared by every line.
+    Value laneField, prevLane, lastLane;
+    if (laneBits) {
+      unsigned fb = l->laneBitBase(k);
+      int64_t mask = (int64_t(1) << laneBits) - 1;
+      laneField = arith::AndIOp::create(
+          rewriter, loc,
+          arith::ShRUIOp::create(rewriter, loc, ks.lane,
+                                 i32Const(rewriter, loc, fb)),
+          i32Const(rewriter, loc, mask));
+      prevLane = arith::SubIOp::create(rewriter, loc, ks.lane,
+                                       i32Const(rewriter, loc, 1 << fb));
+      lastLane = arith::OrIOp::create(rewriter, loc, ks.lane,
+                                      i32Const(rewriter, loc, mask << fb));
+    }
+    Value waveK;
+    SmallVector<Value> base;
+    Value lds;
+    if (waveBits) {
+      waveK = arith::AndIOp::create(
+          rewriter, loc,
+          arith::ShRUIOp::create(rewriter, loc, ks.wave,
+                                 i32Const(rewriter, loc, l->waveBitBase(k))),
+          i32Const(rewriter, loc, (1 << waveBits) - 1));
+      base = laneBase(rewriter, loc, *l, ks.lane, ks.wave);
+      lds = state.lds(op);
+      // Earlier readers of the buffer (in a loop) must be done.
+      gpu::BarrierOp::create(rewriter, loc);
+    }
+    int64_t lines = numLines(*l, k);
+
+    struct Line {
+      int64_t slot0;
+      SmallVector<SmallVector<Value>> local; // [rep][pos]: in-lane prefix
+      SmallVector<Value> laneExcl, segTotal, carry;
+      Value lineIdx;
+    };
+    std::vector<Line> todo;
+    for (int64_t s = 0; s < l->getNumElems(); ++s) {
+      SmallVector<int64_t> idx = l->slotIndices(s);
+      if (idx[k] != 0)
+        continue;
+      Line line;
+      line.slot0 = s;
+      for (int64_t r = 0; r < reps; ++r) {
+        SmallVector<Value> run;
+        Value acc;
+        for (int64_t w = 0; w < inLane; ++w) {
+          idx[k] = r * inLane + w;
+          Value x = vector::ExtractOp::create(rewriter, loc, in,
+                                              l->slotOf(idx));
+          acc = acc ? emitCombine(rewriter, loc, kind, acc, x) : x;
+          run.push_back(acc);
+        }
+        line.local.push_back(run);
+        Value total = run.back();
+        if (laneBits) {
+          Value incl = target.emitLaneGroupInclusiveScan(
+              rewriter, loc, total, kind, l->laneBitBase(k), laneBits);
+          Value prev = target.emitLaneShuffle(rewriter, loc, incl, prevLane);
+          Value first = arith::CmpIOp::create(rewriter, loc,
+                                              arith::CmpIPredicate::eq,
+                                              laneField,
+                                              i32Const(rewriter, loc, 0));
+          line.laneExcl.push_back(
+              arith::SelectOp::create(rewriter, loc, first, identity, prev));
+          line.segTotal.push_back(
+              target.emitLaneShuffle(rewriter, loc, incl, lastLane));
+        } else {
+          line.laneExcl.push_back(identity);
+          line.segTotal.push_back(total);
+        }
+      }
+      if (waveBits) {
+        line.lineIdx = lineIndex(rewriter, loc, *l, base, s, k);
+        Value at0 = arith::MulIOp::create(
+            rewriter, loc,
+            arith::AddIOp::create(
+                rewriter, loc,
+                arith::MulIOp::create(rewriter, loc, waveK,
+                                      i32Const(rewriter, loc, lines)),
+                line.lineIdx),
+            i32Const(rewriter, loc, reps));
+        for (int64_t r = 0; r < reps; ++r) {
+          Value at =
+              arith::AddIOp::create(rewriter, loc, at0, i32Const(rewriter, loc, r));
+          memref::StoreOp::create(rewriter, loc, line.segTotal[r], lds,
+                                  ValueRange{toIndex(rewriter, loc, at)});
+        }
+      }
+      todo.push_back(std::move(line));
+    }
+
+    // Carry into each register repeat: the totals of the earlier repeats
+    // (all waves) and of the earlier waves of this repeat.
+    if (waveBits)
+      gpu::BarrierOp::create(rewriter, loc);
+    for (Line &line : todo) {
+      Value c = identity;
+      for (int64_t r = 0; r < reps; ++r) {
+        if (!waveBits) {
+          line.carry.push_back(c);
+          c = emitCombine(rewriter, loc, kind, c, line.segTotal[r]);
+          continue;
+        }
+        Value mine = c;
+        for (int64_t w = 0; w < (int64_t(1) << waveBits); ++w) {
+          Value at = arith::AddIOp::create(
+              rewriter, loc,
+              arith::MulIOp::create(
+                  rewriter, loc,
+                  arith::AddIOp::create(
+                      rewriter, loc, i32Const(rewriter, loc, w * lines),
+                      line.lineIdx),
+                  i32Const(rewriter, loc, reps)),
+              i32Const(rewriter, loc, r));
+          Value t = memref::LoadOp::create(
+              rewriter, loc, lds, ValueRange{toIndex(rewriter, loc, at)});
+          Value before = arith::CmpIOp::create(
+              rewriter, loc, arith::CmpIPredicate::ult,
+              i32Const(rewriter, loc, w), waveK);
+          mine = arith::SelectOp::create(
+              rewriter, loc, before, emitCombine(rewriter, loc, kind, mine, t),
+              mine);
+          c = emitCombine(rewriter, loc, kind, c, t);
+        }
+        line.carry.push_back(mine);
+      }
+    }
+    if (waveBits)
+      gpu::BarrierOp::create(rewriter, loc);
+
+    // Fix-up in registers.
+    SmallVector<Value> out(l->getNumElems());
+    for (Line &line : todo) {
+      SmallVector<int64_t> idx = l->slotIndices(line.slot0);
+      for (int64_t r = 0; r < reps; ++r) {
+        Value pre =
+            emitCombine(rewriter, loc, kind, line.carry[r], line.laneExcl[r]);
+        for (int64_t w = 0; w < inLane; ++w) {
+          idx[k] = r * inLane + w;
+          Value v;
+          if (!op.getExclusive())
+            v = emitCombine(rewriter, loc, kind, pre, line.local[r][w]);
+          else
+            v = w == 0 ? pre
+                       : emitCombine(rewriter, loc, kind, pre,
+                                     line.local[r][w - 1]);
+          out[l->slotOf(idx)] = v;
+        }
+      }
+    }
+    rewriter.replaceOpWithNewOp<vector::FromElementsOp>(
+        op, getTypeConverter()->convertType(op.getType()), out);
     return success();
   }
 };
@@ -905,7 +1112,7 @@ struct ConvertTileToSimtPass
                  LdsRelayoutPattern<ConvertLayoutOp>,
                  LdsRelayoutPattern<ReshapeOp>, LdsRelayoutPattern<TransposeOp>,
                  PtrCastPattern, LoadPattern, StorePattern, AtomicRMWPattern,
-                 ReducePattern>(tc, ctx, state);
+                 ReducePattern, ScanPattern>(tc, ctx, state);
     scf::populateSCFStructuralTypeConversionsAndLegality(tc, patterns, ct);
     if (failed(applyPartialConversion(module, ct, std::move(patterns))))
       return signalPassFailure();
@@ -1006,16 +1213,29 @@ struct ConvertTileToSimtPass
                              "tile-assign-layouts first");
           return;
         }
-        unsigned k = reduce.getAxis();
-        for (unsigned s : l->getSliceDims())
-          if (s <= k)
-            ++k;
+        unsigned k = layoutDim(*l, reduce.getAxis());
         unsigned wb = l->distinctWaveBits(k);
         if (!wb)
           return;
-        elems = (int64_t(1) << wb) * reduce.getSrc().getType().getNumElements() /
-                l->getShape()[k];
+        elems = (int64_t(1) << wb) * numLines(*l, k);
         elem = reduce.getSrc().getType().getElementType();
+      } else if (auto scan = dyn_cast<ScanOp>(op)) {
+        auto l = DistributedLayout::get(scan.getSrc().getType());
+        if (failed(l)) {
+          ok = op->emitError("tensor without a distributable layout; run "
+                             "tile-assign-layouts first");
+          return;
+        }
+        unsigned k = layoutDim(*l, scan.getAxis());
+        unsigned wb = l->distinctWaveBits(k);
+        if (!wb)
+          return;
+        // [waves along k][lines][register repeats along k] of wave totals.
+        int64_t inLane = std::min<int64_t>(
+            l->getBlocked().getSizePerThread()[k], l->getShape()[k]);
+        elems = (int64_t(1) << wb) * numLines(*l, k) *
+                (l->getElemsAlong(k) / inLane);
+        elem = scan.getSrc().getType().getElementType();
       } else {
         return;
       }

@@ -54,49 +54,79 @@ public:
     return v;
   }
 
-  Value emitWaveInclusiveScan(OpBuilder &b, Location loc, Value v,
-                              CombineKind kind) const override {
-    Value identity = identityOf(b, loc, v.getType(), kind);
-    auto step = [&](amdgpu::DPPPerm perm, Attribute arg, unsigned rowMask) {
+  Value emitLaneGroupInclusiveScan(OpBuilder &b, Location loc, Value v,
+                                   CombineKind kind, unsigned firstBit,
+                                   unsigned numBits) const override {
+    Value identity = emitIdentity(b, loc, v.getType(), kind);
+    auto dppStep = [&](amdgpu::DPPPerm perm, Attribute arg, unsigned rowMask) {
       // Lanes whose source is outside the row, or whose row is masked off,
       // keep `old` = identity.
-      Value moved = amdgpu::DPPOp::create(
-          b, loc, v.getType(), identity, v, perm, arg, rowMask,
-          /*bank_mask=*/0xf, /*bound_ctrl=*/false);
-      v = emitCombine(b, loc, kind, v, moved);
+      return amdgpu::DPPOp::create(b, loc, v.getType(), identity, v, perm, arg,
+                                   rowMask, /*bank_mask=*/0xf,
+                                   /*bound_ctrl=*/false)
+          .getResult();
     };
-    for (int shift : {1, 2, 4, 8})
-      step(amdgpu::DPPPerm::row_shr, b.getI32IntegerAttr(shift), 0xf);
-    step(amdgpu::DPPPerm::row_bcast_15, nullptr, 0xa);
-    step(amdgpu::DPPPerm::row_bcast_31, nullptr, 0xc);
+    if (firstBit == 0 && numBits == 6) {
+      // The whole wave: shifts inside each row of 16, then row 15's total
+      // into rows 1 and 3 and lane 31's into rows 2 and 3 (the gfx9 idiom).
+      for (int shift : {1, 2, 4, 8})
+        v = emitCombine(b, loc, kind, v,
+                        dppStep(amdgpu::DPPPerm::row_shr,
+                                b.getI32IntegerAttr(shift), 0xf));
+      v = emitCombine(b, loc, kind, v,
+                      dppStep(amdgpu::DPPPerm::row_bcast_15, nullptr, 0xa));
+      v = emitCombine(b, loc, kind, v,
+                      dppStep(amdgpu::DPPPerm::row_bcast_31, nullptr, 0xc));
+      return v;
+    }
+    // Hillis-Steele over the group's bit field: step s combines with the
+    // lane 2^s positions earlier in the group, where there is one. Groups
+    // inside a row of 16 shift with DPP, others through ds_bpermute.
+    Type i32 = b.getI32Type();
+    Value lane = emitLaneId(b, loc);
+    Value field = arith::AndIOp::create(
+        b, loc,
+        arith::ShRUIOp::create(b, loc, lane,
+                               arith::ConstantIntOp::create(b, loc, i32,
+                                                            firstBit)),
+        arith::ConstantIntOp::create(b, loc, i32, (1 << numBits) - 1));
+    for (unsigned s = 0; s < numBits; ++s) {
+      int64_t dist = int64_t(1) << (firstBit + s);
+      Value moved;
+      if (firstBit + numBits <= 4) {
+        moved = dppStep(amdgpu::DPPPerm::row_shr,
+                        b.getI32IntegerAttr(dist), 0xf);
+      } else {
+        Value src = arith::SubIOp::create(
+            b, loc, lane, arith::ConstantIntOp::create(b, loc, i32, dist));
+        moved = emitLaneShuffle(b, loc, v, src);
+      }
+      Value has = arith::CmpIOp::create(
+          b, loc, arith::CmpIPredicate::uge, field,
+          arith::ConstantIntOp::create(b, loc, i32, int64_t(1) << s));
+      v = arith::SelectOp::create(b, loc, has,
+                                  emitCombine(b, loc, kind, v, moved), v);
+    }
     return v;
   }
 
-  Value emitReadLane(OpBuilder &b, Location loc, Value v,
-                     Value lane) const override {
-    return ROCDL::ReadlaneOp::create(b, loc, v.getType(), v, lane);
+  Value emitLaneShuffle(OpBuilder &b, Location loc, Value v,
+                        Value srcLane) const override {
+    // ds_bpermute addresses lanes in bytes; only the low bits count, so a
+    // negative source wraps to a lane the caller ignores.
+    Type i32 = b.getI32Type();
+    Value addr = arith::ShLIOp::create(
+        b, loc, srcLane, arith::ConstantIntOp::create(b, loc, i32, 2));
+    Value bits = v.getType() == i32
+                     ? v
+                     : arith::BitcastOp::create(b, loc, i32, v).getResult();
+    Value got = ROCDL::DsBpermuteOp::create(b, loc, i32, addr, bits);
+    if (v.getType() == i32)
+      return got;
+    return arith::BitcastOp::create(b, loc, v.getType(), got);
   }
 
 private:
-  static Value identityOf(OpBuilder &b, Location loc, Type t,
-                          CombineKind kind) {
-    if (auto ft = dyn_cast<FloatType>(t)) {
-      APFloat val = APFloat::getZero(ft.getFloatSemantics());
-      if (kind == CombineKind::Max)
-        val = APFloat::getInf(ft.getFloatSemantics(), /*Negative=*/true);
-      if (kind == CombineKind::Min)
-        val = APFloat::getInf(ft.getFloatSemantics(), /*Negative=*/false);
-      return arith::ConstantOp::create(b, loc, ft, b.getFloatAttr(ft, val));
-    }
-    auto it = cast<IntegerType>(t);
-    APInt val = APInt::getZero(it.getWidth());
-    if (kind == CombineKind::Max)
-      val = APInt::getSignedMinValue(it.getWidth());
-    if (kind == CombineKind::Min)
-      val = APInt::getSignedMaxValue(it.getWidth());
-    return arith::ConstantOp::create(b, loc, it, b.getIntegerAttr(it, val));
-  }
-
   /// The value of lane (id ^ (1 << bit)), or with `lowerBitsReduced` any
   /// lane of the other half of the 2^(bit+1) group.
   Value exchange(OpBuilder &b, Location loc, Value v, unsigned bit,
@@ -129,31 +159,17 @@ private:
     case 5:
       if (gen == CDNAGeneration::CDNA4)
         return amdgpu::PermlaneSwapOp::create(b, loc, v, 32, false, false);
-      return bpermuteXor(b, loc, v, 32);
+      return emitLaneShuffle(
+          b, loc, v,
+          arith::XOrIOp::create(b, loc, emitLaneId(b, loc),
+                                arith::ConstantIntOp::create(
+                                    b, loc, b.getI32Type(), 32)));
     default:
       break;
     }
     // ds_swizzle's bit mode permutes within 32 lanes.
     return amdgpu::SwizzleBitModeOp::create(b, loc, v, /*and_mask=*/0x1f,
                                             /*or_mask=*/0, 1u << bit);
-  }
-
-  static Value bpermuteXor(OpBuilder &b, Location loc, Value v,
-                           unsigned mask) {
-    Type i32 = b.getI32Type();
-    Value lane = arith::IndexCastOp::create(
-        b, loc, i32, gpu::LaneIdOp::create(b, loc, /*upper_bound=*/nullptr));
-    Value partner = arith::XOrIOp::create(
-        b, loc, lane, arith::ConstantIntOp::create(b, loc, i32, mask));
-    Value addr = arith::ShLIOp::create(
-        b, loc, partner, arith::ConstantIntOp::create(b, loc, i32, 2));
-    Value bits = v.getType() == i32
-                     ? v
-                     : arith::BitcastOp::create(b, loc, i32, v).getResult();
-    Value got = ROCDL::DsBpermuteOp::create(b, loc, i32, addr, bits);
-    if (v.getType() == i32)
-      return got;
-    return arith::BitcastOp::create(b, loc, v.getType(), got);
   }
 
   CDNAGeneration gen;

@@ -3,6 +3,7 @@
 #include "TargetInfoImpl.h"
 
 #include "mlir/Dialect/Arith/IR/Arith.h"
+#include "mlir/Dialect/GPU/IR/GPUDialect.h"
 #include "mlir/IR/TypeUtilities.h"
 
 using namespace mlir;
@@ -22,4 +23,30 @@ Value tessel::emitCombine(OpBuilder &b, Location loc, CombineKind kind,
                    : arith::MinSIOp::create(b, loc, x, y).getResult();
   }
   llvm_unreachable("unknown combine kind");
+}
+
+Value tessel::emitIdentity(OpBuilder &b, Location loc, Type t,
+                           CombineKind kind) {
+  if (auto ft = dyn_cast<FloatType>(t)) {
+    const llvm::fltSemantics &sem = ft.getFloatSemantics();
+    APFloat val = APFloat::getZero(sem);
+    if (kind == CombineKind::Max)
+      val = APFloat::getInf(sem, /*Negative=*/true);
+    if (kind == CombineKind::Min)
+      val = APFloat::getInf(sem, /*Negative=*/false);
+    return arith::ConstantOp::create(b, loc, ft, b.getFloatAttr(ft, val));
+  }
+  auto it = cast<IntegerType>(t);
+  APInt val = APInt::getZero(it.getWidth());
+  if (kind == CombineKind::Max)
+    val = APInt::getSignedMinValue(it.getWidth());
+  if (kind == CombineKind::Min)
+    val = APInt::getSignedMaxValue(it.getWidth());
+  return arith::ConstantOp::create(b, loc, it, b.getIntegerAttr(it, val));
+}
+
+Value tessel::emitLaneId(OpBuilder &b, Location loc) {
+  return arith::IndexCastOp::create(
+      b, loc, b.getI32Type(),
+      gpu::LaneIdOp::create(b, loc, /*upper_bound=*/nullptr));
 }

@@ -38,28 +38,37 @@ public:
     return v;
   }
 
-  Value emitWaveInclusiveScan(OpBuilder &b, Location loc, Value v,
-                              CombineKind kind) const override {
+  Value emitLaneGroupInclusiveScan(OpBuilder &b, Location loc, Value v,
+                                   CombineKind kind, unsigned firstBit,
+                                   unsigned numBits) const override {
+    // Hillis-Steele with shfl.up: step s combines with the lane 2^s
+    // positions earlier in the group, where there is one.
     Type i32 = b.getI32Type();
-    Value lane = arith::IndexCastOp::create(
-        b, loc, i32, gpu::LaneIdOp::create(b, loc, /*upper_bound=*/nullptr));
-    for (int offset : {1, 2, 4, 8, 16}) {
-      Value up = gpu::ShuffleOp::create(b, loc, v, offset, 32,
+    Value lane = emitLaneId(b, loc);
+    Value field = arith::AndIOp::create(
+        b, loc,
+        arith::ShRUIOp::create(b, loc, lane,
+                               arith::ConstantIntOp::create(b, loc, i32,
+                                                            firstBit)),
+        arith::ConstantIntOp::create(b, loc, i32, (1 << numBits) - 1));
+    for (unsigned s = 0; s < numBits; ++s) {
+      int32_t dist = 1 << (firstBit + s);
+      Value up = gpu::ShuffleOp::create(b, loc, v, dist, 32,
                                         gpu::ShuffleMode::UP)
                      .getShuffleResult();
       Value has = arith::CmpIOp::create(
-          b, loc, arith::CmpIPredicate::uge, lane,
-          arith::ConstantIntOp::create(b, loc, i32, offset));
-      Value combined = emitCombine(b, loc, kind, v, up);
-      v = arith::SelectOp::create(b, loc, has, combined, v);
+          b, loc, arith::CmpIPredicate::uge, field,
+          arith::ConstantIntOp::create(b, loc, i32, 1 << s));
+      v = arith::SelectOp::create(b, loc, has, emitCombine(b, loc, kind, v, up),
+                                  v);
     }
     return v;
   }
 
-  Value emitReadLane(OpBuilder &b, Location loc, Value v,
-                     Value lane) const override {
+  Value emitLaneShuffle(OpBuilder &b, Location loc, Value v,
+                        Value srcLane) const override {
     Value width = arith::ConstantIntOp::create(b, loc, b.getI32Type(), 32);
-    return gpu::ShuffleOp::create(b, loc, v, lane, width,
+    return gpu::ShuffleOp::create(b, loc, v, srcLane, width,
                                   gpu::ShuffleMode::IDX)
         .getShuffleResult();
   }

@@ -2,10 +2,10 @@
 // Checks that an op this distribution does not lower yet is reported by
 // name rather than silently dropped.
 
-// CHECK: failed to legalize operation 'tile.scan'
+// CHECK: failed to legalize operation 'tile.histogram'
 tile.kernel @k(%x: !tile.ptr<i32>) {
   %r = tile.range 0 to 64 : tensor<64xi32>
-  %s = tile.scan add %r, 0 : tensor<64xi32>
-  tile.store %s, %x[%r] : tensor<64xi32>, !tile.ptr<i32>, tensor<64xi32>
+  %h = tile.histogram %r : tensor<64xi32> -> tensor<64xi32>
+  tile.store %h, %x[%r] : tensor<64xi32>, !tile.ptr<i32>, tensor<64xi32>
   tile.return
 }

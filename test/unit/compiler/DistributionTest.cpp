@@ -210,6 +210,95 @@ tile.kernel @k(%x: !tile.ptr<f32>, %idx: !tile.ptr<i64>, %y: !tile.ptr<f32>,
   }
 }
 
+// A prefix sum over 512 elements on 4 waves (2 per lane): in-lane runs,
+// the whole-wave lane scan, then the waves' totals through LDS.
+TEST_P(Distribution, InclusiveScanAcrossWaves) {
+  const char *src = R"(
+tile.kernel @k(%x: !tile.ptr<i32>, %y: !tile.ptr<i32>) attributes {
+    knobs = [#tile.knob<"num_waves" : i32 = 4>]} {
+  %r = tile.range 0 to 512 : tensor<512xi32>
+  %v = tile.load %x[%r] : !tile.ptr<i32>, tensor<512xi32> -> tensor<512xi32>
+  %s = tile.scan add %v, 0 : tensor<512xi32>
+  tile.store %s, %y[%r] : tensor<512xi32>, !tile.ptr<i32>, tensor<512xi32>
+  tile.return
+})";
+  Compiled c = compile(src, GetParam());
+  std::vector<int32_t> x(512), y(512, -1);
+  for (int i = 0; i < 512; ++i)
+    x[i] = (i * 37) % 11 - 3;
+  run(c, "k", 1, {emu::KernelArg::buffer(x.data(), 512),
+                  emu::KernelArg::buffer(y.data(), 512)});
+  int32_t acc = 0;
+  for (int i = 0; i < 512; ++i) {
+    acc += x[i];
+    ASSERT_EQ(y[i], acc) << "element " << i;
+  }
+}
+
+// Exclusive running maxima along the rows of a [4, 128] tile: each row is a
+// group of 16 lanes (8 elements each), scanned within the group.
+TEST_P(Distribution, ExclusiveRowMaxScan) {
+  const char *src = R"(
+tile.kernel @k(%x: !tile.ptr<f32>, %y: !tile.ptr<f32>) {
+  %rows = tile.range 0 to 4 : tensor<4xi32>
+  %c128 = arith.constant dense<128> : tensor<4xi32>
+  %ro = arith.muli %rows, %c128 : tensor<4xi32>
+  %r1 = tile.expand_dims %ro, 1 : tensor<4xi32> -> tensor<4x1xi32>
+  %r2 = tile.broadcast %r1 : tensor<4x1xi32> -> tensor<4x128xi32>
+  %c = tile.range 0 to 128 : tensor<128xi32>
+  %c1 = tile.expand_dims %c, 0 : tensor<128xi32> -> tensor<1x128xi32>
+  %c2 = tile.broadcast %c1 : tensor<1x128xi32> -> tensor<4x128xi32>
+  %o = arith.addi %r2, %c2 : tensor<4x128xi32>
+  %v = tile.load %x[%o] : !tile.ptr<f32>, tensor<4x128xi32> -> tensor<4x128xf32>
+  %s = tile.scan max %v, 1 {exclusive} : tensor<4x128xf32>
+  tile.store %s, %y[%o] : tensor<4x128xf32>, !tile.ptr<f32>, tensor<4x128xi32>
+  tile.return
+})";
+  Compiled c = compile(src, GetParam());
+  std::mt19937 rng(3);
+  std::uniform_real_distribution<float> dist(-50, 50);
+  std::vector<float> x(512), y(512, NAN);
+  for (float &v : x)
+    v = dist(rng);
+  run(c, "k", 1, {emu::KernelArg::buffer(x.data(), 512),
+                  emu::KernelArg::buffer(y.data(), 512)});
+  for (int r = 0; r < 4; ++r) {
+    float m = -INFINITY;
+    for (int j = 0; j < 128; ++j) {
+      ASSERT_EQ(y[r * 128 + j], m) << "row " << r << " col " << j;
+      m = std::max(m, x[r * 128 + j]);
+    }
+  }
+}
+
+// A column scan of a [4, 16] tile: the lanes along the axis are not the low
+// lane bits (16 lanes per row come first), so the lane scan steps 16 lanes.
+TEST_P(Distribution, ColumnScanWithStridedLanes) {
+  const char *src = R"(
+tile.kernel @k(%x: !tile.ptr<i32>, %y: !tile.ptr<i32>) {
+  %r = tile.range 0 to 64 : tensor<64xi32>
+  %v = tile.load %x[%r] : !tile.ptr<i32>, tensor<64xi32> -> tensor<64xi32>
+  %m = tile.reshape %v : tensor<64xi32> -> tensor<4x16xi32>
+  %s = tile.scan add %m, 0 : tensor<4x16xi32>
+  %b = tile.reshape %s : tensor<4x16xi32> -> tensor<64xi32>
+  tile.store %b, %y[%r] : tensor<64xi32>, !tile.ptr<i32>, tensor<64xi32>
+  tile.return
+})";
+  Compiled c = compile(src, GetParam());
+  std::vector<int32_t> x(64), y(64, -1);
+  for (int i = 0; i < 64; ++i)
+    x[i] = i * 3 + 1;
+  run(c, "k", 1, {emu::KernelArg::buffer(x.data(), 64),
+                  emu::KernelArg::buffer(y.data(), 64)});
+  for (int col = 0; col < 16; ++col) {
+    int32_t acc = 0;
+    for (int row = 0; row < 4; ++row) {
+      acc += x[row * 16 + col];
+      EXPECT_EQ(y[row * 16 + col], acc) << row << "," << col;
+    }
+  }
+}
+
 // Tensor atomics: 256 values counted into 16 bins.
 TEST_P(Distribution, AtomicCount) {
   const char *src = R"(

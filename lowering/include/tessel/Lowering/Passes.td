@@ -14,8 +14,11 @@ def ConvertTileToSimt : Pass<"convert-tile-to-simt", "::mlir::ModuleOp"> {
     and stores are vectorized where the offsets are provably contiguous and
     aligned; reductions combine in registers, then across lanes through the
     target's `TargetInfo` (DPP / ds_swizzle / permlane on AMD, shuffles on
-    NVIDIA), then across waves through LDS. The result obeys
-    `lowering/SIMT_IR.md`.
+    NVIDIA), then across waves through LDS. Scans run each lane's run in
+    registers, scan the runs' totals across lanes (DPP row_shr/row_bcast or
+    shfl.up), exchange the waves' totals once through LDS and fix up in
+    registers. Layout changes, reshapes and transposes go through LDS. The
+    result obeys `lowering/SIMT_IR.md`.
 
     Before (gfx942, one wave):
     ```mlir

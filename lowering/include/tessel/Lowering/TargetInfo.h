@@ -65,21 +65,36 @@ public:
                                           CombineKind kind, unsigned firstBit,
                                           unsigned numBits) const = 0;
 
-  /// Emits an inclusive scan of the 32-bit scalar `v` over consecutive lanes
-  /// of a whole wave (lane i gets the combination of lanes 0..i).
-  virtual mlir::Value emitWaveInclusiveScan(mlir::OpBuilder &b,
-                                            mlir::Location loc, mlir::Value v,
-                                            CombineKind kind) const = 0;
+  /// Emits an inclusive scan of the 32-bit scalar `v` within groups of lanes:
+  /// the lanes whose id differs only in bits [firstBit, firstBit + numBits),
+  /// in the order of that bit field. Lane j of a group gets the combination
+  /// of lanes 0..j of its group.
+  virtual mlir::Value emitLaneGroupInclusiveScan(mlir::OpBuilder &b,
+                                                 mlir::Location loc,
+                                                 mlir::Value v,
+                                                 CombineKind kind,
+                                                 unsigned firstBit,
+                                                 unsigned numBits) const = 0;
 
-  /// Reads `v` from lane `lane` (a uniform i32) of the wave.
-  virtual mlir::Value emitReadLane(mlir::OpBuilder &b, mlir::Location loc,
-                                   mlir::Value v, mlir::Value lane) const = 0;
+  /// Reads the 32-bit scalar `v` from lane `srcLane` (an i32 that may differ
+  /// between lanes) of the wave.
+  virtual mlir::Value emitLaneShuffle(mlir::OpBuilder &b, mlir::Location loc,
+                                      mlir::Value v,
+                                      mlir::Value srcLane) const = 0;
 };
 
 /// Emits `kind(x, y)` for integer or float scalars or vectors (max/min are
 /// signed for integers and NaN-propagating for floats).
 mlir::Value emitCombine(mlir::OpBuilder &b, mlir::Location loc,
                         CombineKind kind, mlir::Value x, mlir::Value y);
+
+/// The identity of `kind` for scalar type `t`: 0, -inf / INT_MIN, +inf /
+/// INT_MAX.
+mlir::Value emitIdentity(mlir::OpBuilder &b, mlir::Location loc,
+                         mlir::Type t, CombineKind kind);
+
+/// The lane id as i32.
+mlir::Value emitLaneId(mlir::OpBuilder &b, mlir::Location loc);
 
 } // namespace tessel
 

@@ -1,0 +1,28 @@
+// RUN: tessel-opt %s -tile-specialize-knobs -tile-assign-layouts=target=gfx942 -convert-tile-to-simt=target=gfx942 -reconcile-unrealized-casts -canonicalize | FileCheck %s
+// Checks the register-resident scan of a 1-D tile over 4 waves on CDNA3:
+// each lane's run of 2 in registers, the whole-wave DPP scan (row_shr 1, 2,
+// 4, 8, then row_bcast 15 into rows 1 and 3 and row_bcast 31 into rows 2 and
+// 3, inactive rows keeping the identity), the wave's total fetched from its
+// last lane, the waves' totals through one LDS exchange, and the fix-up.
+
+// CHECK: workgroup(%[[LDS:.*]] : memref<4xi32, #gpu.address_space<workgroup>>)
+// CHECK: gpu.barrier
+// CHECK: arith.addi %{{.*}}, %{{.*}} : i32
+// CHECK: amdgpu.dpp %[[ID:.*]] %{{.*}} row_shr(1 : i32) : i32
+// CHECK: amdgpu.dpp %[[ID]] %{{.*}} row_shr(2 : i32) : i32
+// CHECK: amdgpu.dpp %[[ID]] %{{.*}} row_shr(4 : i32) : i32
+// CHECK: amdgpu.dpp %[[ID]] %{{.*}} row_shr(8 : i32) : i32
+// CHECK: amdgpu.dpp %[[ID]] %{{.*}} row_bcast_15 {row_mask = 10 : i32} : i32
+// CHECK: amdgpu.dpp %[[ID]] %{{.*}} row_bcast_31 {row_mask = 12 : i32} : i32
+// CHECK: rocdl.ds_bpermute
+// CHECK: memref.store %{{.*}}, %[[LDS]]
+// CHECK: gpu.barrier
+// CHECK-COUNT-4: memref.load %[[LDS]]
+// CHECK: gpu.barrier
+tile.kernel @k(%x: !tile.ptr<i32>) attributes {knobs = [#tile.knob<"num_waves" : i32 = 4>]} {
+  %r = tile.range 0 to 512 : tensor<512xi32>
+  %v = tile.load %x[%r] : !tile.ptr<i32>, tensor<512xi32> -> tensor<512xi32>
+  %s = tile.scan add %v, 0 : tensor<512xi32>
+  tile.store %s, %x[%r] : tensor<512xi32>, !tile.ptr<i32>, tensor<512xi32>
+  tile.return
+}

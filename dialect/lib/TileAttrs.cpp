@@ -46,9 +46,9 @@ std::optional<unsigned> tessel::tile::distributedLayoutRank(Attribute layout) {
 }
 
 /// Shared by the layouts' VerifiableTensorEncoding implementations.
-static LogicalResult verifyLayoutRank(Attribute layout, unsigned rank,
-                                      ArrayRef<int64_t> shape,
-                                      function_ref<InFlightDiagnostic()> emitError) {
+static LogicalResult
+verifyLayoutRank(Attribute layout, unsigned rank, ArrayRef<int64_t> shape,
+                 function_ref<InFlightDiagnostic()> emitError) {
   if (shape.size() != rank)
     return emitError() << "layout " << layout << " has rank " << rank
                        << " but the tensor has rank " << shape.size();
@@ -56,28 +56,34 @@ static LogicalResult verifyLayoutRank(Attribute layout, unsigned rank,
 }
 
 LogicalResult BlockedLayoutAttr::verifyEncoding(
-    ArrayRef<int64_t> shape, Type, function_ref<InFlightDiagnostic()> emitError) const {
+    ArrayRef<int64_t> shape, Type,
+    function_ref<InFlightDiagnostic()> emitError) const {
   return verifyLayoutRank(*this, getRank(), shape, emitError);
 }
 LogicalResult SliceLayoutAttr::verifyEncoding(
-    ArrayRef<int64_t> shape, Type, function_ref<InFlightDiagnostic()> emitError) const {
+    ArrayRef<int64_t> shape, Type,
+    function_ref<InFlightDiagnostic()> emitError) const {
   return verifyLayoutRank(*this, *distributedLayoutRank(*this), shape,
                           emitError);
 }
 LogicalResult MfmaLayoutAttr::verifyEncoding(
-    ArrayRef<int64_t> shape, Type, function_ref<InFlightDiagnostic()> emitError) const {
+    ArrayRef<int64_t> shape, Type,
+    function_ref<InFlightDiagnostic()> emitError) const {
   return verifyLayoutRank(*this, 2, shape, emitError);
 }
 LogicalResult NvMmaLayoutAttr::verifyEncoding(
-    ArrayRef<int64_t> shape, Type, function_ref<InFlightDiagnostic()> emitError) const {
+    ArrayRef<int64_t> shape, Type,
+    function_ref<InFlightDiagnostic()> emitError) const {
   return verifyLayoutRank(*this, 2, shape, emitError);
 }
 LogicalResult DotOperandLayoutAttr::verifyEncoding(
-    ArrayRef<int64_t> shape, Type, function_ref<InFlightDiagnostic()> emitError) const {
+    ArrayRef<int64_t> shape, Type,
+    function_ref<InFlightDiagnostic()> emitError) const {
   return verifyLayoutRank(*this, 2, shape, emitError);
 }
 LogicalResult SharedLayoutAttr::verifyEncoding(
-    ArrayRef<int64_t> shape, Type, function_ref<InFlightDiagnostic()> emitError) const {
+    ArrayRef<int64_t> shape, Type,
+    function_ref<InFlightDiagnostic()> emitError) const {
   return verifyLayoutRank(*this, getOrder().size(), shape, emitError);
 }
 
@@ -92,7 +98,8 @@ static bool isPermutation(ArrayRef<unsigned> order) {
 }
 
 static bool allPowersOfTwo(ArrayRef<unsigned> values) {
-  return llvm::all_of(values, [](unsigned v) { return llvm::isPowerOf2_32(v); });
+  return llvm::all_of(values,
+                      [](unsigned v) { return llvm::isPowerOf2_32(v); });
 }
 
 LogicalResult KnobAttr::verify(function_ref<InFlightDiagnostic()> emitError,
@@ -105,11 +112,10 @@ LogicalResult KnobAttr::verify(function_ref<InFlightDiagnostic()> emitError,
     return emitError() << "knob '" << name
                        << "' must have a signless integer type, got " << type;
   if (defaultValue && !fitsIn(*defaultValue, cast<IntegerType>(type)))
-    return emitError() << "default " << *defaultValue << " of knob '"
-                       << name << "' does not fit in " << type;
+    return emitError() << "default " << *defaultValue << " of knob '" << name
+                       << "' does not fit in " << type;
   if (values && values.empty())
-    return emitError() << "knob '" << name
-                       << "' lists no allowed values";
+    return emitError() << "knob '" << name << "' lists no allowed values";
   if (values) {
     ArrayRef<int64_t> vs = values.asArrayRef();
     for (auto [i, v] : llvm::enumerate(vs)) {
@@ -123,17 +129,15 @@ LogicalResult KnobAttr::verify(function_ref<InFlightDiagnostic()> emitError,
   }
   if (values && defaultValue &&
       !llvm::is_contained(values.asArrayRef(), *defaultValue))
-    return emitError() << "default " << *defaultValue << " of knob '"
-                       << name << "' is not among its values";
+    return emitError() << "default " << *defaultValue << " of knob '" << name
+                       << "' is not among its values";
   return success();
 }
 
-LogicalResult
-BlockedLayoutAttr::verify(function_ref<InFlightDiagnostic()> emitError,
-                          ArrayRef<unsigned> sizePerThread,
-                          ArrayRef<unsigned> threadsPerWave,
-                          ArrayRef<unsigned> wavesPerCTA,
-                          ArrayRef<unsigned> order) {
+LogicalResult BlockedLayoutAttr::verify(
+    function_ref<InFlightDiagnostic()> emitError,
+    ArrayRef<unsigned> sizePerThread, ArrayRef<unsigned> threadsPerWave,
+    ArrayRef<unsigned> wavesPerCTA, ArrayRef<unsigned> order) {
   size_t rank = order.size();
   if (rank == 0)
     return emitError() << "blocked layout must have rank >= 1";
@@ -178,16 +182,15 @@ SliceLayoutAttr::verify(function_ref<InFlightDiagnostic()> emitError,
     return emitError() << "slice parent must have rank >= 2, got "
                        << *parentRank;
   if (dim >= *parentRank)
-    return emitError() << "slice dim " << dim << " out of range for parent of rank "
-                       << *parentRank;
+    return emitError() << "slice dim " << dim
+                       << " out of range for parent of rank " << *parentRank;
   return success();
 }
 
-LogicalResult MfmaLayoutAttr::verify(function_ref<InFlightDiagnostic()> emitError,
-                                     unsigned version,
-                                     ArrayRef<unsigned> instrShape,
-                                     ArrayRef<unsigned> wavesPerCTA,
-                                     bool transposed) {
+LogicalResult
+MfmaLayoutAttr::verify(function_ref<InFlightDiagnostic()> emitError,
+                       unsigned version, ArrayRef<unsigned> instrShape,
+                       ArrayRef<unsigned> wavesPerCTA, bool transposed) {
   (void)transposed;
   if (version != 3 && version != 4)
     return emitError() << "mfma version must be 3 (CDNA3) or 4 (CDNA4), got "
@@ -211,13 +214,14 @@ LogicalResult MfmaLayoutAttr::verify(function_ref<InFlightDiagnostic()> emitErro
   return success();
 }
 
-LogicalResult NvMmaLayoutAttr::verify(function_ref<InFlightDiagnostic()> emitError,
-                                      unsigned version,
-                                      ArrayRef<unsigned> instrShape,
-                                      ArrayRef<unsigned> wavesPerCTA) {
+LogicalResult
+NvMmaLayoutAttr::verify(function_ref<InFlightDiagnostic()> emitError,
+                        unsigned version, ArrayRef<unsigned> instrShape,
+                        ArrayRef<unsigned> wavesPerCTA) {
   if (version != 2 && version != 3)
-    return emitError() << "nv_mma version must be 2 (mma.sync) or 3 (wgmma), got "
-                       << version;
+    return emitError()
+           << "nv_mma version must be 2 (mma.sync) or 3 (wgmma), got "
+           << version;
   if (instrShape.size() != 3)
     return emitError() << "nv_mma instrShape must be [M, N, K]";
   if (version == 2 && (instrShape[0] != 16 || instrShape[1] != 8))
@@ -228,8 +232,7 @@ LogicalResult NvMmaLayoutAttr::verify(function_ref<InFlightDiagnostic()> emitErr
                           "multiple of 8 from 8 to 256";
   // K of one instruction: 16 for 16-bit operands, 32 for fp8 (8 for tf32).
   if (instrShape[2] != 8 && instrShape[2] != 16 && instrShape[2] != 32)
-    return emitError() << "nv_mma K must be 8, 16 or 32, got "
-                       << instrShape[2];
+    return emitError() << "nv_mma K must be 8, 16 or 32, got " << instrShape[2];
   if (wavesPerCTA.size() != 2 || !allPowersOfTwo(wavesPerCTA))
     return emitError()
            << "nv_mma wavesPerCTA must be two powers of two [along M, along N]";
@@ -238,7 +241,8 @@ LogicalResult NvMmaLayoutAttr::verify(function_ref<InFlightDiagnostic()> emitErr
 
 LogicalResult
 DotOperandLayoutAttr::verify(function_ref<InFlightDiagnostic()> emitError,
-                             unsigned opIdx, Attribute parent, unsigned kWidth) {
+                             unsigned opIdx, Attribute parent,
+                             unsigned kWidth) {
   if (opIdx > 1)
     return emitError() << "dot_operand opIdx must be 0 (A) or 1 (B), got "
                        << opIdx;

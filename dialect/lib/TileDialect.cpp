@@ -48,8 +48,7 @@ LogicalResult TileDialect::verifyRegionArgAttribute(Operation *op,
     return op->emitError() << "unknown argument attribute '"
                            << attr.getName().getValue() << "'";
   auto value = dyn_cast<IntegerAttr>(attr.getValue());
-  if (!value || value.getInt() <= 0 ||
-      !llvm::isPowerOf2_64(value.getInt()))
+  if (!value || value.getInt() <= 0 || !llvm::isPowerOf2_64(value.getInt()))
     return op->emitError() << "tile.divisibility of argument #" << argIndex
                            << " must be a positive power of two, got "
                            << attr.getValue();

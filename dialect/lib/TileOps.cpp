@@ -38,7 +38,9 @@ static std::string shapeStr(Type t) {
   return s;
 }
 
-static bool isFp8(Type t) { return isa<Float8E4M3FNType, Float8E4M3FNUZType>(t); }
+static bool isFp8(Type t) {
+  return isa<Float8E4M3FNType, Float8E4M3FNUZType>(t);
+}
 
 /// Checks the optional mask against the offsets' shape.
 static LogicalResult verifyMask(Operation *op, Value mask, Type offsetsType) {
@@ -57,15 +59,14 @@ static LogicalResult verifyMask(Operation *op, Value mask, Type offsetsType) {
 static LogicalResult verifyPointee(Operation *op, StringRef what, Type value,
                                    Type offsetsType, PtrType ptr) {
   if (getElementTypeOrSelf(value) != ptr.getPointeeType())
-    return op->emitOpError() << what << " element type "
-                             << getElementTypeOrSelf(value)
-                             << " does not match pointee type "
-                             << ptr.getPointeeType();
+    return op->emitOpError()
+           << what << " element type " << getElementTypeOrSelf(value)
+           << " does not match pointee type " << ptr.getPointeeType();
   if (shapeOf(value) != shapeOf(offsetsType) ||
       isa<RankedTensorType>(value) != isa<RankedTensorType>(offsetsType))
-    return op->emitOpError() << what << " shape (" << shapeStr(value)
-                             << ") must match offsets shape ("
-                             << shapeStr(offsetsType) << ")";
+    return op->emitOpError()
+           << what << " shape (" << shapeStr(value)
+           << ") must match offsets shape (" << shapeStr(offsetsType) << ")";
   return success();
 }
 
@@ -112,8 +113,7 @@ LogicalResult KernelOp::verify() {
     return emitOpError("kernels return nothing, but the type has ")
            << type.getNumResults() << " result(s)";
   for (auto [i, t] : llvm::enumerate(type.getInputs())) {
-    if (!isa<PtrType>(t) && !t.isInteger(32) && !t.isInteger(64) &&
-        !t.isF32())
+    if (!isa<PtrType>(t) && !t.isInteger(32) && !t.isInteger(64) && !t.isF32())
       return emitOpError("argument #")
              << i << " has type " << t
              << "; kernel arguments must be !tile.ptr, i32, i64 or f32";
@@ -125,8 +125,7 @@ LogicalResult KernelOp::verify() {
     for (Attribute a : getKnobsAttr()) {
       auto k = cast<KnobAttr>(a);
       if (!names.insert(k.getName()).second)
-        return emitOpError("knob '") << k.getName()
-                                     << "' is declared twice";
+        return emitOpError("knob '") << k.getName() << "' is declared twice";
     }
   return success();
 }
@@ -145,9 +144,9 @@ LogicalResult KnobOp::verify() {
            << getName() << "' which kernel @" << kernel.getSymName()
            << " does not declare";
   if (decl.getType() != getType())
-    return emitOpError("knob '") << getName() << "' is declared as "
-                                 << decl.getType() << " but read as "
-                                 << getType();
+    return emitOpError("knob '")
+           << getName() << "' is declared as " << decl.getType()
+           << " but read as " << getType();
   return success();
 }
 
@@ -161,8 +160,8 @@ LogicalResult RangeOp::verify() {
   if (type.getRank() != 1)
     return emitOpError("result must be 1-D, got rank ") << type.getRank();
   if (end <= start)
-    return emitOpError("end (") << end << ") must be greater than start ("
-                                << start << ")";
+    return emitOpError("end (")
+           << end << ") must be greater than start (" << start << ")";
   // Every element, start .. end - 1, must be a value of the element type.
   unsigned width = type.getElementType().getIntOrFloatBitWidth();
   int64_t lo = width >= 64 ? INT64_MIN : -(int64_t(1) << (width - 1));
@@ -213,8 +212,8 @@ LogicalResult ExpandDimsOp::verify() {
     return emitOpError("element types differ");
   int64_t axis = static_cast<int32_t>(getAxis());
   if (axis < 0 || axis > src.getRank())
-    return emitOpError("axis ") << axis << " is out of range for a tensor of rank "
-                                << src.getRank();
+    return emitOpError("axis ")
+           << axis << " is out of range for a tensor of rank " << src.getRank();
   SmallVector<int64_t> expected(src.getShape());
   expected.insert(expected.begin() + axis, 1);
   if (ArrayRef<int64_t>(expected) != dst.getShape())
@@ -328,8 +327,8 @@ LogicalResult AtomicRMWOp::verify() {
   AtomicKind k = getKind();
   if (isFloat && k != AtomicKind::add && k != AtomicKind::max &&
       k != AtomicKind::min && k != AtomicKind::xchg)
-    return emitOpError("atomic '") << stringifyAtomicKind(k)
-                                   << "' needs integer elements";
+    return emitOpError("atomic '")
+           << stringifyAtomicKind(k) << "' needs integer elements";
   return success();
 }
 

@@ -14,9 +14,8 @@ static constexpr int64_t kMaxDivisibility = int64_t(1) << 30;
 static int64_t pow2Divisor(int64_t v) {
   if (v == 0)
     return kMaxDivisibility;
-  return std::min<int64_t>(kMaxDivisibility, int64_t(1)
-                                                 << llvm::countr_zero(
-                                                        uint64_t(v)));
+  return std::min<int64_t>(kMaxDivisibility,
+                           int64_t(1) << llvm::countr_zero(uint64_t(v)));
 }
 
 /// Scalars are treated as tensors of shape [1].
@@ -114,7 +113,8 @@ AxisInfo AxisInfoAnalysis::compute(Value v) {
     return get(def->getOperand(0));
 
   // Binary integer arithmetic.
-  if (def->getNumOperands() == 2 && rank == shapeOf(def->getOperand(0)).size() &&
+  if (def->getNumOperands() == 2 &&
+      rank == shapeOf(def->getOperand(0)).size() &&
       rank == shapeOf(def->getOperand(1)).size()) {
     const AxisInfo a = get(def->getOperand(0));
     const AxisInfo b = get(def->getOperand(1));
@@ -131,19 +131,20 @@ AxisInfo AxisInfoAnalysis::compute(Value v) {
           c = std::max(c, std::min(b.contiguity[d], a.constancy[d]));
         r.contiguity[d] = c;
         r.divisibility[d] =
-            c > 1 ? std::gcd(a.divisibility[d], b.divisibility[d])
-                  : std::gcd(a.elementDivisibility(d),
-                             b.elementDivisibility(d));
+            c > 1
+                ? std::gcd(a.divisibility[d], b.divisibility[d])
+                : std::gcd(a.elementDivisibility(d), b.elementDivisibility(d));
       }
       if (both)
-        r.constant = sub ? *a.constant - *b.constant : *a.constant + *b.constant;
+        r.constant =
+            sub ? *a.constant - *b.constant : *a.constant + *b.constant;
       return r;
     }
     if (isa<arith::MulIOp>(def)) {
       for (unsigned d = 0; d < rank; ++d) {
-        r.divisibility[d] = std::min<int64_t>(
-            kMaxDivisibility,
-            a.elementDivisibility(d) * b.elementDivisibility(d));
+        r.divisibility[d] =
+            std::min<int64_t>(kMaxDivisibility, a.elementDivisibility(d) *
+                                                    b.elementDivisibility(d));
         if (b.constant == 1) {
           r.contiguity[d] = a.contiguity[d];
           r.divisibility[d] = a.divisibility[d];
@@ -169,9 +170,9 @@ AxisInfo AxisInfoAnalysis::compute(Value v) {
         for (unsigned d = 0; d < rank; ++d) {
           if (a.contiguity[d] <= 1 || b.constancy[d] < a.contiguity[d])
             continue;
-          int64_t g = std::gcd(a.contiguity[d],
-                               std::gcd(a.divisibility[d],
-                                        b.elementDivisibility(d)));
+          int64_t g =
+              std::gcd(a.contiguity[d],
+                       std::gcd(a.divisibility[d], b.elementDivisibility(d)));
           r.constancy[d] = std::max(r.constancy[d], g);
         }
       return r;

@@ -1,4 +1,5 @@
-//===- AxisInfo.h - Contiguity and divisibility of tile values ---*- C++ -*-===//
+//===- AxisInfo.h - Contiguity and divisibility of tile values ---*- C++
+//-*-===//
 //
 // What the vectorizer needs to know about an integer tile: along each
 // dimension, how many consecutive elements increase by exactly one

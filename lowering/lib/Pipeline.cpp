@@ -21,9 +21,8 @@ void tessel::registerTesselDialects(DialectRegistry &registry) {
   registry.insert<tile::TileDialect, arith::ArithDialect, math::MathDialect,
                   scf::SCFDialect, cf::ControlFlowDialect, gpu::GPUDialect,
                   vector::VectorDialect, memref::MemRefDialect,
-                  amdgpu::AMDGPUDialect, ROCDL::ROCDLDialect,
-                  NVVM::NVVMDialect, LLVM::LLVMDialect, func::FuncDialect,
-                  ub::UBDialect>();
+                  amdgpu::AMDGPUDialect, ROCDL::ROCDLDialect, NVVM::NVVMDialect,
+                  LLVM::LLVMDialect, func::FuncDialect, ub::UBDialect>();
 }
 
 void tessel::buildTileToSimtPipeline(OpPassManager &pm,
@@ -44,8 +43,7 @@ void tessel::buildTileToSimtPipeline(OpPassManager &pm,
   pm.addPass(createVerifySimtLevel());
 }
 
-LogicalResult tessel::lowerTileToSimt(ModuleOp module,
-                                      const TargetInfo &target,
+LogicalResult tessel::lowerTileToSimt(ModuleOp module, const TargetInfo &target,
                                       const KnobBindings &knobs) {
   PassManager pm(module->getContext());
   buildTileToSimtPipeline(pm, target, knobs);

@@ -193,8 +193,7 @@ Value toIndex(OpBuilder &b, Location loc, Value v) {
 // Patterns
 //===----------------------------------------------------------------------===//
 
-template <typename Op>
-struct TilePattern : public OpConversionPattern<Op> {
+template <typename Op> struct TilePattern : public OpConversionPattern<Op> {
   TilePattern(const TypeConverter &tc, MLIRContext *ctx, LoweringState &state)
       : OpConversionPattern<Op>(tc, ctx), state(state) {}
   LoweringState &state;
@@ -349,8 +348,7 @@ struct ExpandDimsPattern : public TilePattern<ExpandDimsOp> {
 /// Moves a tile between two layouts through LDS: every lane writes its
 /// elements at their row-major position, then reads the ones it needs.
 /// Covers layout conversions, reshapes (same linear order) and transposes.
-template <typename Op>
-struct LdsRelayoutPattern : public TilePattern<Op> {
+template <typename Op> struct LdsRelayoutPattern : public TilePattern<Op> {
   using TilePattern<Op>::TilePattern;
   LogicalResult
   matchAndRewrite(Op op, typename Op::Adaptor adaptor,
@@ -460,8 +458,8 @@ AccessPlan planAccess(const DistributedLayout &l, const AxisInfo &offsets,
   if (llvm::is_contained(l.getSliceDims(), f) || offsets.rank() == 0)
     return plan;
   (void)rank;
-  int64_t inLane = std::min<int64_t>(l.getBlocked().getSizePerThread()[f],
-                                     l.getShape()[f]);
+  int64_t inLane =
+      std::min<int64_t>(l.getBlocked().getSizePerThread()[f], l.getShape()[f]);
   int64_t w = std::min<int64_t>(inLane, offsets.contiguity[td]);
   w = std::min<int64_t>(w, std::max(1u, maxVectorBytes / elemBytes));
   if (mask)
@@ -523,8 +521,8 @@ struct LoadPattern : public TilePattern<LoadOp> {
       }
       Value other = adaptor.getOther()
                         ? adaptor.getOther()
-                        : arith::ConstantOp::create(
-                              rewriter, loc, rewriter.getZeroAttr(elem))
+                        : arith::ConstantOp::create(rewriter, loc,
+                                                    rewriter.getZeroAttr(elem))
                               .getResult();
       auto ifOp = scf::IfOp::create(
           rewriter, loc, adaptor.getMask(),
@@ -547,11 +545,11 @@ struct LoadPattern : public TilePattern<LoadOp> {
         *l, offInfo, maskInfo, std::max(1u, stored.getIntOrFloatBitWidth() / 8),
         state.target->maxVectorBytes(), pointerAlignment(adaptor.getPtr()));
     auto vt = cast<VectorType>(getTypeConverter()->convertType(op.getType()));
-    Value result = adaptor.getOther()
-                       ? adaptor.getOther()
-                       : arith::ConstantOp::create(rewriter, loc,
-                                                   rewriter.getZeroAttr(vt))
-                             .getResult();
+    Value result =
+        adaptor.getOther()
+            ? adaptor.getOther()
+            : arith::ConstantOp::create(rewriter, loc, rewriter.getZeroAttr(vt))
+                  .getResult();
     Value init = result;
     int64_t w = plan.width;
     auto chunkType = VectorType::get({w}, elem);
@@ -561,18 +559,19 @@ struct LoadPattern : public TilePattern<LoadOp> {
             fromStored(memref::LoadOp::create(b, loc, mem, ValueRange{idx}));
         return vector::BroadcastOp::create(b, loc, chunkType, v);
       }
-      auto load = vector::LoadOp::create(
-          b, loc, VectorType::get({w}, stored), mem, ValueRange{idx});
+      auto load = vector::LoadOp::create(b, loc, VectorType::get({w}, stored),
+                                         mem, ValueRange{idx});
       load.setAlignment(plan.alignBytes);
       return fromStored(load);
     };
     for (int64_t s = 0; s < l->getNumElems(); s += w) {
-      Value off = vector::ExtractOp::create(rewriter, loc,
-                                            adaptor.getOffsets(), s);
+      Value off =
+          vector::ExtractOp::create(rewriter, loc, adaptor.getOffsets(), s);
       Value idx = toIndex(rewriter, loc, off);
       Value chunk;
       if (adaptor.getMask()) {
-        Value m = vector::ExtractOp::create(rewriter, loc, adaptor.getMask(), s);
+        Value m =
+            vector::ExtractOp::create(rewriter, loc, adaptor.getMask(), s);
         auto ifOp = scf::IfOp::create(
             rewriter, loc, m,
             [&](OpBuilder &b, Location) {
@@ -738,13 +737,14 @@ struct AtomicRMWPattern : public TilePattern<AtomicRMWOp> {
       return failure();
     SmallVector<Value> olds;
     for (int64_t s = 0; s < l->getNumElems(); ++s) {
-      Value off = vector::ExtractOp::create(rewriter, loc, adaptor.getOffsets(), s);
+      Value off =
+          vector::ExtractOp::create(rewriter, loc, adaptor.getOffsets(), s);
       Value v = vector::ExtractOp::create(rewriter, loc, adaptor.getValue(), s);
-      Value m = adaptor.getMask()
-                    ? vector::ExtractOp::create(rewriter, loc,
-                                                adaptor.getMask(), s)
-                          .getResult()
-                    : Value();
+      Value m =
+          adaptor.getMask()
+              ? vector::ExtractOp::create(rewriter, loc, adaptor.getMask(), s)
+                    .getResult()
+              : Value();
       olds.push_back(one(rewriter, off, v, m));
     }
     rewriter.replaceOpWithNewOp<vector::FromElementsOp>(
@@ -813,8 +813,8 @@ struct ReducePattern : public TilePattern<ReduceOp> {
       SmallVector<Value> base = laneBase(rewriter, loc, *src, ks.lane, ks.wave);
       Value waveK = arith::ShRUIOp::create(
           rewriter, loc, ks.wave, i32Const(rewriter, loc, src->waveBitBase(k)));
-      waveK = arith::AndIOp::create(rewriter, loc, waveK,
-                                    i32Const(rewriter, loc, (1 << waveBits) - 1));
+      waveK = arith::AndIOp::create(
+          rewriter, loc, waveK, i32Const(rewriter, loc, (1 << waveBits) - 1));
       // Row-major index of the output element, with k's coordinate dropped.
       auto outIndex = [&](int64_t s) {
         return lineIndex(rewriter, loc, *src, base, s, k);
@@ -837,8 +837,8 @@ struct ReducePattern : public TilePattern<ReduceOp> {
       for (auto [a, lin] : llvm::zip(acc, lins)) {
         Value total;
         for (int64_t w = 0; w < (1 << waveBits); ++w) {
-          Value at = arith::AddIOp::create(
-              rewriter, loc, lin, i32Const(rewriter, loc, w * numOut));
+          Value at = arith::AddIOp::create(rewriter, loc, lin,
+                                           i32Const(rewriter, loc, w * numOut));
           Value v = memref::LoadOp::create(
               rewriter, loc, lds, ValueRange{toIndex(rewriter, loc, at)});
           total = total ? emitCombine(rewriter, loc, kind, total, v) : v;
@@ -858,7 +858,6 @@ struct ReducePattern : public TilePattern<ReduceOp> {
     return success();
   }
 };
-
 
 /// Register-resident scan (DESIGN.md 3.3): a sequential scan of each lane's
 /// run of elements, a scan of the runs' totals across the lanes along the
@@ -941,8 +940,8 @@ struct ScanPattern : public TilePattern<ScanOp> {
         Value acc;
         for (int64_t w = 0; w < inLane; ++w) {
           idx[k] = r * inLane + w;
-          Value x = vector::ExtractOp::create(rewriter, loc, in,
-                                              l->slotOf(idx));
+          Value x =
+              vector::ExtractOp::create(rewriter, loc, in, l->slotOf(idx));
           acc = acc ? emitCombine(rewriter, loc, kind, acc, x) : x;
           run.push_back(acc);
         }
@@ -952,10 +951,9 @@ struct ScanPattern : public TilePattern<ScanOp> {
           Value incl = target.emitLaneGroupInclusiveScan(
               rewriter, loc, total, kind, l->laneBitBase(k), laneBits);
           Value prev = target.emitLaneShuffle(rewriter, loc, incl, prevLane);
-          Value first = arith::CmpIOp::create(rewriter, loc,
-                                              arith::CmpIPredicate::eq,
-                                              laneField,
-                                              i32Const(rewriter, loc, 0));
+          Value first =
+              arith::CmpIOp::create(rewriter, loc, arith::CmpIPredicate::eq,
+                                    laneField, i32Const(rewriter, loc, 0));
           line.laneExcl.push_back(
               arith::SelectOp::create(rewriter, loc, first, identity, prev));
           line.segTotal.push_back(
@@ -976,8 +974,8 @@ struct ScanPattern : public TilePattern<ScanOp> {
                 line.lineIdx),
             i32Const(rewriter, loc, reps));
         for (int64_t r = 0; r < reps; ++r) {
-          Value at =
-              arith::AddIOp::create(rewriter, loc, at0, i32Const(rewriter, loc, r));
+          Value at = arith::AddIOp::create(rewriter, loc, at0,
+                                           i32Const(rewriter, loc, r));
           memref::StoreOp::create(rewriter, loc, line.segTotal[r], lds,
                                   ValueRange{toIndex(rewriter, loc, at)});
         }
@@ -1003,16 +1001,16 @@ struct ScanPattern : public TilePattern<ScanOp> {
               rewriter, loc,
               arith::MulIOp::create(
                   rewriter, loc,
-                  arith::AddIOp::create(
-                      rewriter, loc, i32Const(rewriter, loc, w * lines),
-                      line.lineIdx),
+                  arith::AddIOp::create(rewriter, loc,
+                                        i32Const(rewriter, loc, w * lines),
+                                        line.lineIdx),
                   i32Const(rewriter, loc, reps)),
               i32Const(rewriter, loc, r));
           Value t = memref::LoadOp::create(
               rewriter, loc, lds, ValueRange{toIndex(rewriter, loc, at)});
-          Value before = arith::CmpIOp::create(
-              rewriter, loc, arith::CmpIPredicate::ult,
-              i32Const(rewriter, loc, w), waveK);
+          Value before =
+              arith::CmpIOp::create(rewriter, loc, arith::CmpIPredicate::ult,
+                                    i32Const(rewriter, loc, w), waveK);
           mine = arith::SelectOp::create(
               rewriter, loc, before, emitCombine(rewriter, loc, kind, mine, t),
               mine);
@@ -1106,13 +1104,14 @@ struct ConvertTileToSimtPass
 
     RewritePatternSet patterns(ctx);
     patterns.add<ElementwisePattern>(tc, ctx);
-    patterns.add<GridIndexPattern<ProgramIdOp, gpu::BlockIdOp>,
-                 GridIndexPattern<NumProgramsOp, gpu::GridDimOp>, RangePattern,
-                 SplatPattern, BroadcastPattern, ExpandDimsPattern,
-                 LdsRelayoutPattern<ConvertLayoutOp>,
-                 LdsRelayoutPattern<ReshapeOp>, LdsRelayoutPattern<TransposeOp>,
-                 PtrCastPattern, LoadPattern, StorePattern, AtomicRMWPattern,
-                 ReducePattern, ScanPattern>(tc, ctx, state);
+    patterns
+        .add<GridIndexPattern<ProgramIdOp, gpu::BlockIdOp>,
+             GridIndexPattern<NumProgramsOp, gpu::GridDimOp>, RangePattern,
+             SplatPattern, BroadcastPattern, ExpandDimsPattern,
+             LdsRelayoutPattern<ConvertLayoutOp>, LdsRelayoutPattern<ReshapeOp>,
+             LdsRelayoutPattern<TransposeOp>, PtrCastPattern, LoadPattern,
+             StorePattern, AtomicRMWPattern, ReducePattern, ScanPattern>(
+            tc, ctx, state);
     scf::populateSCFStructuralTypeConversionsAndLegality(tc, patterns, ct);
     if (failed(applyPartialConversion(module, ct, std::move(patterns))))
       return signalPassFailure();
@@ -1144,14 +1143,14 @@ struct ConvertTileToSimtPass
                                        b.getFunctionType(argTypes, {}));
     func->setAttr(gpu::GPUDialect::getKernelFuncAttrName(), UnitAttr::get(ctx));
     int32_t blockSize = numWaves * info.waveSize();
-    func.setKnownBlockSizeAttr(
-        DenseI32ArrayAttr::get(ctx, {blockSize, 1, 1}));
+    func.setKnownBlockSizeAttr(DenseI32ArrayAttr::get(ctx, {blockSize, 1, 1}));
     func->setAttr("tessel.target", StringAttr::get(ctx, info.name()));
     if (knobs) {
       func->setAttr("tessel.knobs", knobs);
       if (auto wpe = knobs.getAs<IntegerAttr>("waves_per_eu"))
-        func->setAttr("tessel.waves_per_eu",
-                      IntegerAttr::get(IntegerType::get(ctx, 32), wpe.getInt()));
+        func->setAttr(
+            "tessel.waves_per_eu",
+            IntegerAttr::get(IntegerType::get(ctx, 32), wpe.getInt()));
     }
     for (unsigned i = 0; i < kernel.getNumArguments(); ++i)
       if (auto attrs = kernel.getArgAttrDict(i))
@@ -1181,14 +1180,16 @@ struct ConvertTileToSimtPass
     // Lane and wave ids, once per kernel.
     b.setInsertionPointToStart(entry);
     Value tid = arith::IndexCastOp::create(
-        b, loc, b.getI32Type(), gpu::ThreadIdOp::create(b, loc, gpu::Dimension::x));
+        b, loc, b.getI32Type(),
+        gpu::ThreadIdOp::create(b, loc, gpu::Dimension::x));
     ks.lane = arith::AndIOp::create(b, loc, tid,
                                     i32Const(b, loc, info.waveSize() - 1));
     ks.wave = arith::ShRUIOp::create(
         b, loc, tid, i32Const(b, loc, llvm::Log2_32(info.waveSize())));
 
     // LDS for layout moves and cross-wave reductions.
-    auto workgroup = gpu::AddressSpaceAttr::get(ctx, gpu::AddressSpace::Workgroup);
+    auto workgroup =
+        gpu::AddressSpaceAttr::get(ctx, gpu::AddressSpace::Workgroup);
     LogicalResult ok = success();
     func.walk([&](Operation *op) {
       int64_t elems = 0;
@@ -1240,9 +1241,8 @@ struct ConvertTileToSimtPass
         return;
       }
       ks.ldsIndex[op] = func.getNumWorkgroupAttributions();
-      func.addWorkgroupAttribution(MemRefType::get({elems}, elem, AffineMap(),
-                                                   workgroup),
-                                   op->getLoc());
+      func.addWorkgroupAttribution(
+          MemRefType::get({elems}, elem, AffineMap(), workgroup), op->getLoc());
     });
     if (failed(ok))
       return failure();

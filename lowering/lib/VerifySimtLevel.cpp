@@ -45,25 +45,37 @@ const llvm::StringSet<> &allowedOps() {
 }
 
 const llvm::StringSet<> &amdOps() {
-  static const llvm::StringSet<> s = {
-      "amdgpu.dpp", "amdgpu.swizzle_bitmode", "amdgpu.permlane_swap",
-      "amdgpu.mfma", "amdgpu.raw_buffer_load", "amdgpu.raw_buffer_store",
-      "amdgpu.raw_buffer_atomic_fadd", "amdgpu.raw_buffer_atomic_fmax",
-      "amdgpu.raw_buffer_atomic_smax", "amdgpu.raw_buffer_atomic_umin",
-      "amdgpu.raw_buffer_atomic_cmpswap", "amdgpu.lds_barrier",
-      "amdgpu.packed_trunc_2xfp8", "amdgpu.ext_packed_fp8",
-      "amdgpu.sched_barrier", "rocdl.readlane", "rocdl.readfirstlane",
-      "rocdl.ds_bpermute", "rocdl.ds_swizzle", "rocdl.ballot",
-      "rocdl.mbcnt.lo", "rocdl.mbcnt.hi", "rocdl.s.waitcnt",
-      "rocdl.s.barrier"};
+  static const llvm::StringSet<> s = {"amdgpu.dpp",
+                                      "amdgpu.swizzle_bitmode",
+                                      "amdgpu.permlane_swap",
+                                      "amdgpu.mfma",
+                                      "amdgpu.raw_buffer_load",
+                                      "amdgpu.raw_buffer_store",
+                                      "amdgpu.raw_buffer_atomic_fadd",
+                                      "amdgpu.raw_buffer_atomic_fmax",
+                                      "amdgpu.raw_buffer_atomic_smax",
+                                      "amdgpu.raw_buffer_atomic_umin",
+                                      "amdgpu.raw_buffer_atomic_cmpswap",
+                                      "amdgpu.lds_barrier",
+                                      "amdgpu.packed_trunc_2xfp8",
+                                      "amdgpu.ext_packed_fp8",
+                                      "amdgpu.sched_barrier",
+                                      "rocdl.readlane",
+                                      "rocdl.readfirstlane",
+                                      "rocdl.ds_bpermute",
+                                      "rocdl.ds_swizzle",
+                                      "rocdl.ballot",
+                                      "rocdl.mbcnt.lo",
+                                      "rocdl.mbcnt.hi",
+                                      "rocdl.s.waitcnt",
+                                      "rocdl.s.barrier"};
   return s;
 }
 
 const llvm::StringSet<> &nvidiaOps() {
-  static const llvm::StringSet<> s = {"gpu.shuffle", "nvvm.shfl.sync",
-                                      "nvvm.vote.ballot.sync",
-                                      "nvvm.barrier0", "nvvm.inline_ptx",
-                                      "llvm.inline_asm"};
+  static const llvm::StringSet<> s = {
+      "gpu.shuffle",   "nvvm.shfl.sync",  "nvvm.vote.ballot.sync",
+      "nvvm.barrier0", "nvvm.inline_ptx", "llvm.inline_asm"};
   return s;
 }
 

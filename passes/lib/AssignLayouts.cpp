@@ -48,8 +48,8 @@ public:
       numel *= s;
     int64_t perThread =
         std::max<int64_t>(1, numel / int64_t(waveSize * numWaves));
-    size[rank - 1] = std::min<int64_t>(
-        {shape[rank - 1], perThread, int64_t(vecElems)});
+    size[rank - 1] =
+        std::min<int64_t>({shape[rank - 1], perThread, int64_t(vecElems)});
     unsigned lanesLeft = waveSize;
     for (unsigned d : order) {
       int64_t t = std::min<int64_t>(lanesLeft,
@@ -61,8 +61,8 @@ public:
     unsigned wavesLeft = numWaves;
     for (unsigned d : llvm::reverse(order)) {
       int64_t cover = int64_t(size[d]) * threads[d];
-      int64_t w = std::min<int64_t>(wavesLeft,
-                                    std::max<int64_t>(1, shape[d] / cover));
+      int64_t w =
+          std::min<int64_t>(wavesLeft, std::max<int64_t>(1, shape[d] / cover));
       waves[d] = w;
       wavesLeft /= w;
     }
@@ -166,9 +166,10 @@ public:
       auto yield = cast<scf::YieldOp>(forOp.getBody()->getTerminator());
       for (OpOperand &operand : yield->getOpOperands())
         if (isa<RankedTensorType>(operand.get().getType()))
-          requireEncoding(yield, operand,
-                          encodingOf(forOp.getRegionIterArgs()
-                                         [operand.getOperandNumber()]));
+          requireEncoding(
+              yield, operand,
+              encodingOf(
+                  forOp.getRegionIterArgs()[operand.getOperandNumber()]));
       return;
     }
     if (auto ifOp = dyn_cast<scf::IfOp>(op)) {
@@ -181,9 +182,9 @@ public:
         process(*ifOp.elseBlock());
         for (OpOperand &operand : ifOp.elseYield()->getOpOperands())
           if (isa<RankedTensorType>(operand.get().getType()))
-            requireEncoding(ifOp.elseYield(), operand,
-                            encodingOf(ifOp.getResult(
-                                operand.getOperandNumber())));
+            requireEncoding(
+                ifOp.elseYield(), operand,
+                encodingOf(ifOp.getResult(operand.getOperandNumber())));
       }
       return;
     }
@@ -199,7 +200,8 @@ public:
       return;
     }
     if (auto expand = dyn_cast<ExpandDimsOp>(op)) {
-      auto slice = dyn_cast_or_null<SliceLayoutAttr>(encodingOf(expand.getSrc()));
+      auto slice =
+          dyn_cast_or_null<SliceLayoutAttr>(encodingOf(expand.getSrc()));
       Attribute parent;
       if (slice && slice.getDim() == (unsigned)expand.getAxis()) {
         parent = slice.getParent();
@@ -302,9 +304,9 @@ struct AssignLayoutsPass
   void runOnOperation() override {
     std::unique_ptr<TargetInfo> info = TargetInfo::create(target);
     if (!info) {
-      getOperation().emitError() << "unsupported target '" << target
-                                 << "'; supported: "
-                                 << TargetInfo::supportedTargets();
+      getOperation().emitError()
+          << "unsupported target '" << target
+          << "'; supported: " << TargetInfo::supportedTargets();
       return signalPassFailure();
     }
     WalkResult result = getOperation().walk([&](KernelOp kernel) {
@@ -333,18 +335,18 @@ struct AssignLayoutsPass
         if (auto t = dyn_cast<RankedTensorType>(v.getType()))
           for (int64_t s : t.getShape())
             if (s <= 0 || !llvm::isPowerOf2_64(s)) {
-              op->emitError() << "tile shape " << t
-                              << " has a dimension of " << s
-                              << "; tiles must have power-of-two dimensions";
+              op->emitError()
+                  << "tile shape " << t << " has a dimension of " << s
+                  << "; tiles must have power-of-two dimensions";
               return WalkResult::interrupt();
             }
       return WalkResult::advance();
     });
     if (shapes.wasInterrupted())
       return failure();
-    kernel->setAttr("tessel.num_waves",
-                    IntegerAttr::get(IntegerType::get(kernel.getContext(), 32),
-                                     numWaves));
+    kernel->setAttr(
+        "tessel.num_waves",
+        IntegerAttr::get(IntegerType::get(kernel.getContext(), 32), numWaves));
     // Eight elements per lane: 16 bytes of bf16, the widest vector access.
     LayoutAssigner assigner(kernel.getContext(), info.waveSize(), numWaves,
                             info.maxVectorBytes() / 2);

@@ -29,8 +29,8 @@ LogicalResult parseBindings(ArrayRef<std::string> specs, Location loc,
     name = name.trim();
     value = value.trim();
     if (name.empty() || !s.contains('='))
-      return emitError(loc) << "knob binding '" << spec
-                            << "' is not of the form NAME=VALUE";
+      return emitError(loc)
+             << "knob binding '" << spec << "' is not of the form NAME=VALUE";
     int64_t v;
     if (value == "true")
       v = 1;
@@ -59,7 +59,8 @@ struct SpecializeKnobsPass
       std::unique_ptr<TargetInfo> info = TargetInfo::create(target);
       if (!info) {
         module.emitError() << "unsupported target '" << target
-                           << "'; supported: " << TargetInfo::supportedTargets();
+                           << "'; supported: "
+                           << TargetInfo::supportedTargets();
         return signalPassFailure();
       }
       targetKnobs["fp8_fnuz"] =
@@ -113,8 +114,8 @@ struct SpecializeKnobsPass
               !llvm::is_contained(decl.getValues().asArrayRef(), v))
             return kernel.emitError()
                    << "knob '" << name << "' of kernel @" << kernel.getSymName()
-                   << " may not be " << v << "; allowed values: "
-                   << decl.getValues();
+                   << " may not be " << v
+                   << "; allowed values: " << decl.getValues();
           if (!fitsIn(v, type))
             return kernel.emitError() << "value " << v << " of knob '" << name
                                       << "' does not fit in " << type;

@@ -186,7 +186,8 @@ IndexerPick IndexerDispatch::pick(const IndexerKey &key) const {
       continue;
     int64_t tpp = v->knob("tokens_per_program", 1);
     int64_t waves = v->knob("num_waves", 1);
-    if (tpp <= cap && (tpp > bestTpp || (tpp == bestTpp && waves > bestWaves))) {
+    if (tpp <= cap &&
+        (tpp > bestTpp || (tpp == bestTpp && waves > bestWaves))) {
       best = v;
       bestTpp = tpp;
       bestWaves = waves;

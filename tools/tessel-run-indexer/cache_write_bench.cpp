@@ -263,9 +263,8 @@ int main(int argc, char **argv) {
     int64_t tpp = 0, waves = 1;
     e.knob("tokens_per_program", tpp);
     e.knob("num_waves", waves);
-    variants.push_back({"tpp=" + std::to_string(tpp) +
-                            " waves=" + std::to_string(waves),
-                        v});
+    variants.push_back(
+        {"tpp=" + std::to_string(tpp) + " waves=" + std::to_string(waves), v});
   }
 
   printf("\n%-8s %-26s %10s %12s %9s %9s\n", "tokens", "kernel", "MB/call",

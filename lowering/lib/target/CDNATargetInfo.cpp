@@ -70,9 +70,9 @@ public:
       // The whole wave: shifts inside each row of 16, then row 15's total
       // into rows 1 and 3 and lane 31's into rows 2 and 3 (the gfx9 idiom).
       for (int shift : {1, 2, 4, 8})
-        v = emitCombine(b, loc, kind, v,
-                        dppStep(amdgpu::DPPPerm::row_shr,
-                                b.getI32IntegerAttr(shift), 0xf));
+        v = emitCombine(
+            b, loc, kind, v,
+            dppStep(amdgpu::DPPPerm::row_shr, b.getI32IntegerAttr(shift), 0xf));
       v = emitCombine(b, loc, kind, v,
                       dppStep(amdgpu::DPPPerm::row_bcast_15, nullptr, 0xa));
       v = emitCombine(b, loc, kind, v,
@@ -86,16 +86,15 @@ public:
     Value lane = emitLaneId(b, loc);
     Value field = arith::AndIOp::create(
         b, loc,
-        arith::ShRUIOp::create(b, loc, lane,
-                               arith::ConstantIntOp::create(b, loc, i32,
-                                                            firstBit)),
+        arith::ShRUIOp::create(
+            b, loc, lane, arith::ConstantIntOp::create(b, loc, i32, firstBit)),
         arith::ConstantIntOp::create(b, loc, i32, (1 << numBits) - 1));
     for (unsigned s = 0; s < numBits; ++s) {
       int64_t dist = int64_t(1) << (firstBit + s);
       Value moved;
       if (firstBit + numBits <= 4) {
-        moved = dppStep(amdgpu::DPPPerm::row_shr,
-                        b.getI32IntegerAttr(dist), 0xf);
+        moved =
+            dppStep(amdgpu::DPPPerm::row_shr, b.getI32IntegerAttr(dist), 0xf);
       } else {
         Value src = arith::SubIOp::create(
             b, loc, lane, arith::ConstantIntOp::create(b, loc, i32, dist));
@@ -133,8 +132,7 @@ private:
                  bool lowerBitsReduced) const {
     Type t = v.getType();
     auto dpp = [&](amdgpu::DPPPerm perm, Attribute arg) -> Value {
-      return amdgpu::DPPOp::create(b, loc, t, v, v, perm, arg, 0xf, 0xf,
-                                   false);
+      return amdgpu::DPPOp::create(b, loc, t, v, v, perm, arg, 0xf, 0xf, false);
     };
     auto quad = [&](std::array<int32_t, 4> sel) {
       return b.getI32ArrayAttr(sel);
@@ -161,9 +159,9 @@ private:
         return amdgpu::PermlaneSwapOp::create(b, loc, v, 32, false, false);
       return emitLaneShuffle(
           b, loc, v,
-          arith::XOrIOp::create(b, loc, emitLaneId(b, loc),
-                                arith::ConstantIntOp::create(
-                                    b, loc, b.getI32Type(), 32)));
+          arith::XOrIOp::create(
+              b, loc, emitLaneId(b, loc),
+              arith::ConstantIntOp::create(b, loc, b.getI32Type(), 32)));
     default:
       break;
     }

@@ -8,8 +8,8 @@
 
 using namespace mlir;
 
-Value tessel::emitCombine(OpBuilder &b, Location loc, CombineKind kind,
-                          Value x, Value y) {
+Value tessel::emitCombine(OpBuilder &b, Location loc, CombineKind kind, Value x,
+                          Value y) {
   bool isFloat = isa<FloatType>(getElementTypeOrSelf(x.getType()));
   switch (kind) {
   case CombineKind::Add:

@@ -30,9 +30,9 @@ public:
                             CombineKind kind, unsigned firstBit,
                             unsigned numBits) const override {
     for (unsigned bit = firstBit; bit < firstBit + numBits; ++bit) {
-      Value other = gpu::ShuffleOp::create(b, loc, v, 1 << bit, 32,
-                                           gpu::ShuffleMode::XOR)
-                        .getShuffleResult();
+      Value other =
+          gpu::ShuffleOp::create(b, loc, v, 1 << bit, 32, gpu::ShuffleMode::XOR)
+              .getShuffleResult();
       v = emitCombine(b, loc, kind, v, other);
     }
     return v;
@@ -47,15 +47,14 @@ public:
     Value lane = emitLaneId(b, loc);
     Value field = arith::AndIOp::create(
         b, loc,
-        arith::ShRUIOp::create(b, loc, lane,
-                               arith::ConstantIntOp::create(b, loc, i32,
-                                                            firstBit)),
+        arith::ShRUIOp::create(
+            b, loc, lane, arith::ConstantIntOp::create(b, loc, i32, firstBit)),
         arith::ConstantIntOp::create(b, loc, i32, (1 << numBits) - 1));
     for (unsigned s = 0; s < numBits; ++s) {
       int32_t dist = 1 << (firstBit + s);
-      Value up = gpu::ShuffleOp::create(b, loc, v, dist, 32,
-                                        gpu::ShuffleMode::UP)
-                     .getShuffleResult();
+      Value up =
+          gpu::ShuffleOp::create(b, loc, v, dist, 32, gpu::ShuffleMode::UP)
+              .getShuffleResult();
       Value has = arith::CmpIOp::create(
           b, loc, arith::CmpIPredicate::uge, field,
           arith::ConstantIntOp::create(b, loc, i32, 1 << s));

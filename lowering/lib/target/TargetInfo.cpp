@@ -16,4 +16,6 @@ std::unique_ptr<TargetInfo> TargetInfo::create(llvm::StringRef name) {
   return nullptr;
 }
 
-llvm::StringRef TargetInfo::supportedTargets() { return "gfx942, gfx950, sm_90"; }
+llvm::StringRef TargetInfo::supportedTargets() {
+  return "gfx942, gfx950, sm_90";
+}

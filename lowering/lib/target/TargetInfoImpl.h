@@ -1,4 +1,5 @@
-//===- TargetInfoImpl.h - Constructors of the concrete targets ---*- C++ -*-===//
+//===- TargetInfoImpl.h - Constructors of the concrete targets ---*- C++
+//-*-===//
 #ifndef TESSEL_LOWERING_TARGET_TARGETINFOIMPL_H
 #define TESSEL_LOWERING_TARGET_TARGETINFOIMPL_H
 

@@ -1706,7 +1706,8 @@ Handler intBinary(Op op) {
     C(SubI)
     C(MulI)
     C(AndI)
-    C(OrI) C(XOrI) C(ShLI) C(ShRSI) C(ShRUI) C(MaxSI) C(MaxUI) C(MinSI) C(MinUI)
+    C(OrI)
+    C(XOrI) C(ShLI) C(ShRSI) C(ShRUI) C(MaxSI) C(MaxUI) C(MinSI) C(MinUI)
         C(MulHiSI) C(MulHiUI)
 #undef C
 #define C(X)                                                                   \
@@ -1727,7 +1728,8 @@ template <FK F> Handler floatBinaryT(Op op) {
     C(SubF)
     C(MulF)
     C(DivF)
-    C(RemF) C(MaximumF) C(MinimumF) C(MaxNumF) C(MinNumF) C(CopySign) C(PowF)
+    C(RemF)
+    C(MaximumF) C(MinimumF) C(MaxNumF) C(MinNumF) C(CopySign) C(PowF)
 #undef C
         default : return nullptr;
   }
@@ -1746,8 +1748,9 @@ template <FK F> Handler floatUnaryT(Op op) {
     C(AbsF)
     C(Exp)
     C(Exp2)
-    C(Log) C(Log2) C(Sqrt) C(Rsqrt) C(Tanh) C(Ceil) C(Floor) C(Round)
-        C(RoundEven) C(Trunc) C(Sin) C(Cos) C(Erf) C(Log1p) C(Expm1)
+    C(Log)
+    C(Log2) C(Sqrt) C(Rsqrt) C(Tanh) C(Ceil) C(Floor) C(Round) C(RoundEven)
+        C(Trunc) C(Sin) C(Cos) C(Erf) C(Log1p) C(Expm1)
 #undef C
             default : return nullptr;
   }
@@ -1828,7 +1831,8 @@ template <FK F> Handler reduceFT(Op op) {
     C(MulF)
     C(MaximumF)
     C(MinimumF)
-    C(MaxNumF) C(MinNumF)
+    C(MaxNumF)
+    C(MinNumF)
 #undef C
         default : return nullptr;
   }
@@ -1847,7 +1851,8 @@ Handler reduceH(Op op, FK f, bool isFloat) {
     C(MulI)
     C(AndI)
     C(OrI)
-    C(XOrI) C(MaxSI) C(MaxUI) C(MinSI) C(MinUI)
+    C(XOrI)
+    C(MaxSI) C(MaxUI) C(MinSI) C(MinUI)
 #undef C
         default : return nullptr;
   }

@@ -28,8 +28,7 @@ int tessel_emu_abi_version(void);
  * failure returns non-zero and writes a NUL-terminated message (truncated to
  * err_len bytes) into err. */
 int tessel_emu_module_load(const char *simt_ir, size_t len,
-                           tessel_emu_module **out, char *err,
-                           size_t err_len);
+                           tessel_emu_module **out, char *err, size_t err_len);
 
 /* Frees a module. Null is allowed. */
 void tessel_emu_module_unload(tessel_emu_module *m);

@@ -106,14 +106,16 @@ tile.kernel @k(%x: !tile.ptr<f32> {tile.divisibility = 16 : i64},
   std::vector<float> x(512), y(512, NAN);
   for (float &v : x)
     v = dist(rng);
-  run(c, "k", 1, {emu::KernelArg::buffer(x.data(), 512),
-                  emu::KernelArg::buffer(y.data(), 512)});
+  run(c, "k", 1,
+      {emu::KernelArg::buffer(x.data(), 512),
+       emu::KernelArg::buffer(y.data(), 512)});
   for (int r = 0; r < 4; ++r) {
     float m = -INFINITY;
     for (int j = 0; j < 128; ++j)
       m = std::max(m, x[r * 128 + j]);
     for (int j = 0; j < 128; ++j)
-      ASSERT_EQ(y[r * 128 + j], x[r * 128 + j] - m) << "row " << r << " col " << j;
+      ASSERT_EQ(y[r * 128 + j], x[r * 128 + j] - m)
+          << "row " << r << " col " << j;
   }
 }
 
@@ -136,8 +138,9 @@ tile.kernel @k(%x: !tile.ptr<i32>, %out: !tile.ptr<i32>) attributes {
     x[i] = (i * 7919) % 1000 - 500;
     want += x[i];
   }
-  run(c, "k", 3, {emu::KernelArg::buffer(x.data(), 512),
-                  emu::KernelArg::buffer(out.data(), 3)});
+  run(c, "k", 3,
+      {emu::KernelArg::buffer(x.data(), 512),
+       emu::KernelArg::buffer(out.data(), 3)});
   for (int p = 0; p < 3; ++p)
     EXPECT_EQ(out[p], want) << "program " << p;
 }
@@ -158,8 +161,9 @@ tile.kernel @k(%x: !tile.ptr<f32>, %y: !tile.ptr<f32>) {
   std::vector<float> x(64), y(64, NAN);
   for (int i = 0; i < 64; ++i)
     x[i] = float(i) + 0.5f;
-  run(c, "k", 1, {emu::KernelArg::buffer(x.data(), 64),
-                  emu::KernelArg::buffer(y.data(), 64)});
+  run(c, "k", 1,
+      {emu::KernelArg::buffer(x.data(), 64),
+       emu::KernelArg::buffer(y.data(), 64)});
   for (int i = 0; i < 8; ++i)
     for (int j = 0; j < 8; ++j)
       EXPECT_EQ(y[i * 8 + j], x[j * 8 + i]) << i << "," << j;
@@ -197,10 +201,11 @@ tile.kernel @k(%x: !tile.ptr<f32>, %idx: !tile.ptr<i64>, %y: !tile.ptr<f32>,
   for (int64_t i = 0; i < n; ++i)
     idx[i] = (i * 389) % 1000;
   // idx has only n elements: masked lanes must not read past it.
-  run(c, "k", 1, {emu::KernelArg::buffer(x.data(), 1000),
-                  emu::KernelArg::buffer(idx.data(), n),
-                  emu::KernelArg::buffer(y.data(), 128),
-                  emu::KernelArg::i64(n), emu::KernelArg::i32(iters)});
+  run(c, "k", 1,
+      {emu::KernelArg::buffer(x.data(), 1000),
+       emu::KernelArg::buffer(idx.data(), n),
+       emu::KernelArg::buffer(y.data(), 128), emu::KernelArg::i64(n),
+       emu::KernelArg::i32(iters)});
   for (int64_t i = 0; i < 128; ++i) {
     float g = i < n ? x[idx[i]] : -3.0f;
     float want = 0;
@@ -226,8 +231,9 @@ tile.kernel @k(%x: !tile.ptr<i32>, %y: !tile.ptr<i32>) attributes {
   std::vector<int32_t> x(512), y(512, -1);
   for (int i = 0; i < 512; ++i)
     x[i] = (i * 37) % 11 - 3;
-  run(c, "k", 1, {emu::KernelArg::buffer(x.data(), 512),
-                  emu::KernelArg::buffer(y.data(), 512)});
+  run(c, "k", 1,
+      {emu::KernelArg::buffer(x.data(), 512),
+       emu::KernelArg::buffer(y.data(), 512)});
   int32_t acc = 0;
   for (int i = 0; i < 512; ++i) {
     acc += x[i];
@@ -260,8 +266,9 @@ tile.kernel @k(%x: !tile.ptr<f32>, %y: !tile.ptr<f32>) {
   std::vector<float> x(512), y(512, NAN);
   for (float &v : x)
     v = dist(rng);
-  run(c, "k", 1, {emu::KernelArg::buffer(x.data(), 512),
-                  emu::KernelArg::buffer(y.data(), 512)});
+  run(c, "k", 1,
+      {emu::KernelArg::buffer(x.data(), 512),
+       emu::KernelArg::buffer(y.data(), 512)});
   for (int r = 0; r < 4; ++r) {
     float m = -INFINITY;
     for (int j = 0; j < 128; ++j) {
@@ -288,8 +295,9 @@ tile.kernel @k(%x: !tile.ptr<i32>, %y: !tile.ptr<i32>) {
   std::vector<int32_t> x(64), y(64, -1);
   for (int i = 0; i < 64; ++i)
     x[i] = i * 3 + 1;
-  run(c, "k", 1, {emu::KernelArg::buffer(x.data(), 64),
-                  emu::KernelArg::buffer(y.data(), 64)});
+  run(c, "k", 1,
+      {emu::KernelArg::buffer(x.data(), 64),
+       emu::KernelArg::buffer(y.data(), 64)});
   for (int col = 0; col < 16; ++col) {
     int32_t acc = 0;
     for (int row = 0; row < 4; ++row) {
@@ -315,8 +323,9 @@ tile.kernel @k(%keys: !tile.ptr<i32>, %bins: !tile.ptr<i32>) {
     keys[i] = (i * i + 3) % 16;
     ++want[keys[i]];
   }
-  run(c, "k", 2, {emu::KernelArg::buffer(keys.data(), 256),
-                  emu::KernelArg::buffer(bins.data(), 16)});
+  run(c, "k", 2,
+      {emu::KernelArg::buffer(keys.data(), 256),
+       emu::KernelArg::buffer(bins.data(), 16)});
   for (int b = 0; b < 16; ++b)
     EXPECT_EQ(bins[b], 2 * want[b]) << "bin " << b;
 }

@@ -1,4 +1,5 @@
-//===- Passes.h - Tile IR to SIMT IR passes ----------------------*- C++ -*-===//
+//===- Passes.h - Tile IR to SIMT IR passes ----------------------*- C++
+//-*-===//
 #ifndef TESSEL_LOWERING_PASSES_H
 #define TESSEL_LOWERING_PASSES_H
 

@@ -1,4 +1,5 @@
-//===- Pipeline.h - Tile IR to SIMT IR pipeline -------------------*- C++ -*-===//
+//===- Pipeline.h - Tile IR to SIMT IR pipeline -------------------*- C++
+//-*-===//
 //
 // The target-dependent front half of the compiler: specialize knobs, assign
 // layouts for a target and distribute tile IR over lanes and waves, giving

@@ -1,4 +1,5 @@
-//===- TargetInfo.h - Per-target facts behind one interface ------*- C++ -*-===//
+//===- TargetInfo.h - Per-target facts behind one interface ------*- C++
+//-*-===//
 //
 // Every fact that differs between gfx942, gfx950 and sm_90 lives behind this
 // interface. Shared lowering code asks a TargetInfo; it never branches on the
@@ -69,12 +70,10 @@ public:
   /// the lanes whose id differs only in bits [firstBit, firstBit + numBits),
   /// in the order of that bit field. Lane j of a group gets the combination
   /// of lanes 0..j of its group.
-  virtual mlir::Value emitLaneGroupInclusiveScan(mlir::OpBuilder &b,
-                                                 mlir::Location loc,
-                                                 mlir::Value v,
-                                                 CombineKind kind,
-                                                 unsigned firstBit,
-                                                 unsigned numBits) const = 0;
+  virtual mlir::Value
+  emitLaneGroupInclusiveScan(mlir::OpBuilder &b, mlir::Location loc,
+                             mlir::Value v, CombineKind kind, unsigned firstBit,
+                             unsigned numBits) const = 0;
 
   /// Reads the 32-bit scalar `v` from lane `srcLane` (an i32 that may differ
   /// between lanes) of the wave.
@@ -90,8 +89,8 @@ mlir::Value emitCombine(mlir::OpBuilder &b, mlir::Location loc,
 
 /// The identity of `kind` for scalar type `t`: 0, -inf / INT_MIN, +inf /
 /// INT_MAX.
-mlir::Value emitIdentity(mlir::OpBuilder &b, mlir::Location loc,
-                         mlir::Type t, CombineKind kind);
+mlir::Value emitIdentity(mlir::OpBuilder &b, mlir::Location loc, mlir::Type t,
+                         CombineKind kind);
 
 /// The lane id as i32.
 mlir::Value emitLaneId(mlir::OpBuilder &b, mlir::Location loc);

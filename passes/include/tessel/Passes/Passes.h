@@ -1,9 +1,10 @@
-//===- Passes.h - Target-independent passes on tile IR -----------*- C++ -*-===//
+//===- Passes.h - Target-independent passes on tile IR -----------*- C++
+//-*-===//
 #ifndef TESSEL_PASSES_PASSES_H
 #define TESSEL_PASSES_PASSES_H
 
-#include "tessel/Dialect/Tile/TileDialect.h"
 #include "mlir/Pass/Pass.h"
+#include "tessel/Dialect/Tile/TileDialect.h"
 
 namespace tessel {
 

@@ -1,4 +1,5 @@
-//===- DistributedLayout.h - Where each element of a tile lives --*- C++ -*-===//
+//===- DistributedLayout.h - Where each element of a tile lives --*- C++
+//-*-===//
 //
 // The meaning of `#tile.blocked` and `#tile.slice` encodings for a concrete
 // tensor shape: how many elements each lane holds, in which order, and which

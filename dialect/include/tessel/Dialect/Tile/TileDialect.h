@@ -1,4 +1,5 @@
-//===- TileDialect.h - The tile dialect ---------------------------*- C++ -*-===//
+//===- TileDialect.h - The tile dialect ---------------------------*- C++
+//-*-===//
 //
 // Public header of the tile dialect: the dialect, its types, attributes
 // (layout encodings, knob declarations, enums) and operations.

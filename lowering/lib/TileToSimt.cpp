@@ -48,6 +48,17 @@ Type ldsType(Type t) {
   return t;
 }
 
+/// Reinterprets a scalar or vector `v` with element type `to` of the same
+/// width (fp8 <-> i8 between registers and memory).
+Value bitcastElements(OpBuilder &b, Location loc, Value v, Type to) {
+  if (getElementTypeOrSelf(v.getType()) == to)
+    return v;
+  if (auto vt = dyn_cast<VectorType>(v.getType()))
+    return vector::BitCastOp::create(b, loc, VectorType::get(vt.getShape(), to),
+                                     v);
+  return arith::BitcastOp::create(b, loc, to, v);
+}
+
 /// A tile pointer is a global memref of its storage type.
 MemRefType memrefFor(PtrType p) {
   MLIRContext *ctx = p.getContext();
@@ -501,13 +512,8 @@ struct LoadPattern : public TilePattern<LoadOp> {
     Type elem = getElementTypeOrSelf(op.getType());
     Type stored = storageType(elem);
     Value mem = adaptor.getPtr();
-    auto fromStored = [&](Value v) -> Value {
-      if (stored == elem)
-        return v;
-      if (auto vt = dyn_cast<VectorType>(v.getType()))
-        return vector::BitCastOp::create(
-            rewriter, loc, VectorType::get(vt.getShape(), elem), v);
-      return arith::BitcastOp::create(rewriter, loc, elem, v);
+    auto fromStored = [&](Value v) {
+      return bitcastElements(rewriter, loc, v, elem);
     };
 
     if (!isa<RankedTensorType>(op.getType())) {
@@ -605,13 +611,8 @@ struct StorePattern : public TilePattern<StoreOp> {
     Type elem = getElementTypeOrSelf(op.getValue().getType());
     Type stored = storageType(elem);
     Value mem = adaptor.getPtr();
-    auto toStored = [&](OpBuilder &b, Value v) -> Value {
-      if (stored == elem)
-        return v;
-      if (auto vt = dyn_cast<VectorType>(v.getType()))
-        return vector::BitCastOp::create(
-            b, loc, VectorType::get(vt.getShape(), stored), v);
-      return arith::BitcastOp::create(b, loc, stored, v);
+    auto toStored = [&](OpBuilder &b, Value v) {
+      return bitcastElements(b, loc, v, stored);
     };
     auto guarded = [&](Value mask, function_ref<void(OpBuilder &)> body) {
       if (!mask) {
@@ -811,10 +812,8 @@ struct ReducePattern : public TilePattern<ReduceOp> {
     if (waveBits) {
       Value lds = state.lds(op);
       SmallVector<Value> base = laneBase(rewriter, loc, *src, ks.lane, ks.wave);
-      Value waveK = arith::ShRUIOp::create(
-          rewriter, loc, ks.wave, i32Const(rewriter, loc, src->waveBitBase(k)));
-      waveK = arith::AndIOp::create(
-          rewriter, loc, waveK, i32Const(rewriter, loc, (1 << waveBits) - 1));
+      Value waveK = emitLaneBitField(rewriter, loc, ks.wave,
+                                     src->waveBitBase(k), waveBits);
       // Row-major index of the output element, with k's coordinate dropped.
       auto outIndex = [&](int64_t s) {
         return lineIndex(rewriter, loc, *src, base, s, k);
@@ -896,11 +895,7 @@ struct ScanPattern : public TilePattern<ScanOp> {
     if (laneBits) {
       unsigned fb = l->laneBitBase(k);
       int64_t mask = (int64_t(1) << laneBits) - 1;
-      laneField = arith::AndIOp::create(
-          rewriter, loc,
-          arith::ShRUIOp::create(rewriter, loc, ks.lane,
-                                 i32Const(rewriter, loc, fb)),
-          i32Const(rewriter, loc, mask));
+      laneField = emitLaneBitField(rewriter, loc, ks.lane, fb, laneBits);
       prevLane = arith::SubIOp::create(rewriter, loc, ks.lane,
                                        i32Const(rewriter, loc, 1 << fb));
       lastLane = arith::OrIOp::create(rewriter, loc, ks.lane,
@@ -910,11 +905,8 @@ struct ScanPattern : public TilePattern<ScanOp> {
     SmallVector<Value> base;
     Value lds;
     if (waveBits) {
-      waveK = arith::AndIOp::create(
-          rewriter, loc,
-          arith::ShRUIOp::create(rewriter, loc, ks.wave,
-                                 i32Const(rewriter, loc, l->waveBitBase(k))),
-          i32Const(rewriter, loc, (1 << waveBits) - 1));
+      waveK =
+          emitLaneBitField(rewriter, loc, ks.wave, l->waveBitBase(k), waveBits);
       base = laneBase(rewriter, loc, *l, ks.lane, ks.wave);
       lds = state.lds(op);
       // Earlier readers of the buffer (in a loop) must be done.

@@ -84,11 +84,7 @@ public:
     // inside a row of 16 shift with DPP, others through ds_bpermute.
     Type i32 = b.getI32Type();
     Value lane = emitLaneId(b, loc);
-    Value field = arith::AndIOp::create(
-        b, loc,
-        arith::ShRUIOp::create(
-            b, loc, lane, arith::ConstantIntOp::create(b, loc, i32, firstBit)),
-        arith::ConstantIntOp::create(b, loc, i32, (1 << numBits) - 1));
+    Value field = emitLaneBitField(b, loc, lane, firstBit, numBits);
     for (unsigned s = 0; s < numBits; ++s) {
       int64_t dist = int64_t(1) << (firstBit + s);
       Value moved;

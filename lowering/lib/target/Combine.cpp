@@ -50,3 +50,13 @@ Value tessel::emitLaneId(OpBuilder &b, Location loc) {
       b, loc, b.getI32Type(),
       gpu::LaneIdOp::create(b, loc, /*upper_bound=*/nullptr));
 }
+
+Value tessel::emitLaneBitField(OpBuilder &b, Location loc, Value lane,
+                               unsigned firstBit, unsigned numBits) {
+  Type i32 = b.getI32Type();
+  Value shifted = arith::ShRUIOp::create(
+      b, loc, lane, arith::ConstantIntOp::create(b, loc, i32, firstBit));
+  return arith::AndIOp::create(
+      b, loc, shifted,
+      arith::ConstantIntOp::create(b, loc, i32, (int64_t(1) << numBits) - 1));
+}

@@ -45,11 +45,7 @@ public:
     // positions earlier in the group, where there is one.
     Type i32 = b.getI32Type();
     Value lane = emitLaneId(b, loc);
-    Value field = arith::AndIOp::create(
-        b, loc,
-        arith::ShRUIOp::create(
-            b, loc, lane, arith::ConstantIntOp::create(b, loc, i32, firstBit)),
-        arith::ConstantIntOp::create(b, loc, i32, (1 << numBits) - 1));
+    Value field = emitLaneBitField(b, loc, lane, firstBit, numBits);
     for (unsigned s = 0; s < numBits; ++s) {
       int32_t dist = 1 << (firstBit + s);
       Value up =

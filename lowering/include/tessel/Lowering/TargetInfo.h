@@ -95,6 +95,12 @@ mlir::Value emitIdentity(mlir::OpBuilder &b, mlir::Location loc, mlir::Type t,
 /// The lane id as i32.
 mlir::Value emitLaneId(mlir::OpBuilder &b, mlir::Location loc);
 
+/// Bits [firstBit, firstBit + numBits) of the i32 `lane`: a lane's position
+/// in its group for lane-group reductions and scans.
+mlir::Value emitLaneBitField(mlir::OpBuilder &b, mlir::Location loc,
+                             mlir::Value lane, unsigned firstBit,
+                             unsigned numBits);
+
 } // namespace tessel
 
 #endif // TESSEL_LOWERING_TARGETINFO_H

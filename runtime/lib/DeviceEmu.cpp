@@ -32,7 +32,10 @@ std::mutex emuApiMutex;
 EmuApi *emuApi = nullptr; // loaded once per process, never unloaded
 
 Status tryLoad(const std::string &path, EmuApi &api, std::string &why) {
-  void *lib = dlopen(path.c_str(), RTLD_NOW | RTLD_LOCAL);
+  // RTLD_GLOBAL: the emulator and the JIT compiler both carry MLIR's inline
+  // template statics (TypeIDs of traits, ...). Loaded locally, each plugin
+  // would bind its own copies and MLIR would see one trait under two ids.
+  void *lib = dlopen(path.c_str(), RTLD_NOW | RTLD_GLOBAL);
   if (!lib) {
     const char *e = dlerror();
     why = e ? e : "dlopen failed";

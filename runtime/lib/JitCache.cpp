@@ -46,7 +46,10 @@ Status JitCache::loadPlugin() {
   std::string path = pluginPath_.empty()
                          ? runtimeLibraryDir() + "/libtessel_jit.so"
                          : pluginPath_;
-  void *lib = dlopen(path.c_str(), RTLD_NOW | RTLD_LOCAL);
+  // RTLD_GLOBAL: the emulator and the JIT compiler both carry MLIR's inline
+  // template statics (TypeIDs of traits, ...). Loaded locally, each plugin
+  // would bind its own copies and MLIR would see one trait under two ids.
+  void *lib = dlopen(path.c_str(), RTLD_NOW | RTLD_GLOBAL);
   if (!lib) {
     const char *e = dlerror();
     return Status::error(TESSEL_ERROR_NO_KERNEL,

@@ -331,3 +331,62 @@ TEST_F(RealEmulator, EightThreadsDispatchConcurrently) {
   EXPECT_EQ(bad.load(), 0);
   tessel_context_destroy(ctx);
 }
+
+// A variant no bundle holds is compiled by libtessel_jit.so from the DSL
+// source, cached on disk, and runs on the emulator like a bundled one.
+TEST(RealEmulatorJit, CompilesMissingVariantsIntoTheCache) {
+  std::string cacheDir = tempPath("tessel-jit-cache");
+  unlink(cacheDir.c_str());
+  ASSERT_EQ(0, mkdir(cacheDir.c_str(), 0755));
+  ASSERT_EQ(tessel_config_set("TESSEL_EMU_LIBRARY", TESSEL_EMU_PATH),
+            TESSEL_SUCCESS);
+  ASSERT_EQ(tessel_config_set("TESSEL_JIT_LIBRARY", TESSEL_JIT_PATH),
+            TESSEL_SUCCESS);
+  ASSERT_EQ(tessel_config_set("TESSEL_CACHE_DIR", cacheDir.c_str()),
+            TESSEL_SUCCESS);
+  const char *source = TESSEL_KERNELS_DSL_DIR "/indexer_k_cache_write.mlir";
+  const char *names[] = {"k_bf16", "tokens_per_program", "num_waves"};
+  for (const char *dev : {"emu:gfx942", "emu:gfx950"}) {
+    Fp8 f = std::string(dev) == "emu:gfx942" ? Fp8::E4M3FNUZ : Fp8::E4M3FN;
+    for (int pass = 0; pass < 2; ++pass) { // compile, then hit the cache
+      // The context reads the logging switch when it is created.
+      ASSERT_EQ(tessel_config_set("TESSEL_LOG_TUNED_CONFIG", "1"),
+                TESSEL_SUCCESS);
+      tessel_context *ctx = nullptr;
+      ASSERT_EQ(tessel_context_create(dev, 0, &ctx), TESSEL_SUCCESS)
+          << tessel_last_error();
+      testing::internal::CaptureStderr();
+      for (int64_t bf16 : {1, 0}) {
+        const int64_t values[] = {bf16, 32, 2};
+        ASSERT_EQ(tessel_context_compile_variant(ctx, source, names, values, 3),
+                  TESSEL_SUCCESS)
+            << tessel_last_error();
+      }
+      std::string log = testing::internal::GetCapturedStderr();
+      tessel_config_set("TESSEL_LOG_TUNED_CONFIG", "0");
+      EXPECT_NE(log.find(pass == 0 ? "compiled" : "cache hit"),
+                std::string::npos)
+          << log;
+      for (bool bf16 : {true, false}) {
+        Case c(77, 136, bf16, 5);
+        ASSERT_EQ(c.run(ctx), TESSEL_SUCCESS) << tessel_last_error();
+        EXPECT_EQ(c.mismatches(f), 0) << dev << " bf16=" << bf16;
+      }
+      tessel_context_destroy(ctx);
+    }
+  }
+  // A source that does not parse is an error naming the file, not a crash.
+  std::string bad = cacheDir + "/bad.mlir";
+  ASSERT_TRUE(writeBytes(bad, "tile.kernel @k(\n"));
+  tessel_context *ctx = nullptr;
+  ASSERT_EQ(tessel_context_create("emu", 0, &ctx), TESSEL_SUCCESS);
+  EXPECT_NE(
+      tessel_context_compile_variant(ctx, bad.c_str(), nullptr, nullptr, 0),
+      TESSEL_SUCCESS);
+  EXPECT_NE(std::string(tessel_last_error()).find("bad.mlir"),
+            std::string::npos)
+      << tessel_last_error();
+  tessel_context_destroy(ctx);
+  tessel_config_set("TESSEL_JIT_LIBRARY", "");
+  tessel_config_set("TESSEL_CACHE_DIR", "");
+}

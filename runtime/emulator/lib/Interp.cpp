@@ -103,38 +103,17 @@ template <FK F> inline float dec8(uint64_t b) {
   static const Table8<F> t;
   return t.v[b & 0xff];
 }
-template <> struct Fmt<FK::E4M3FN> {
+/// The fp8 formats differ only in their tables and encodings.
+template <FK F> struct Fmt8 {
   using C = float;
-  static C dec(uint64_t b) { return dec8<FK::E4M3FN>(b); }
-  static uint64_t enc(double v) {
-    return encodeMini(v, miniFormat(FK::E4M3FN), true);
-  }
+  static C dec(uint64_t b) { return dec8<F>(b); }
+  static uint64_t enc(double v) { return encodeMini(v, miniFormat(F), true); }
   static uint64_t encSat(double v) { return enc(v); }
 };
-template <> struct Fmt<FK::E4M3FNUZ> {
-  using C = float;
-  static C dec(uint64_t b) { return dec8<FK::E4M3FNUZ>(b); }
-  static uint64_t enc(double v) {
-    return encodeMini(v, miniFormat(FK::E4M3FNUZ), true);
-  }
-  static uint64_t encSat(double v) { return enc(v); }
-};
-template <> struct Fmt<FK::E5M2> {
-  using C = float;
-  static C dec(uint64_t b) { return dec8<FK::E5M2>(b); }
-  static uint64_t enc(double v) {
-    return encodeMini(v, miniFormat(FK::E5M2), true);
-  }
-  static uint64_t encSat(double v) { return enc(v); }
-};
-template <> struct Fmt<FK::E5M2FNUZ> {
-  using C = float;
-  static C dec(uint64_t b) { return dec8<FK::E5M2FNUZ>(b); }
-  static uint64_t enc(double v) {
-    return encodeMini(v, miniFormat(FK::E5M2FNUZ), true);
-  }
-  static uint64_t encSat(double v) { return enc(v); }
-};
+template <> struct Fmt<FK::E4M3FN> : Fmt8<FK::E4M3FN> {};
+template <> struct Fmt<FK::E4M3FNUZ> : Fmt8<FK::E4M3FNUZ> {};
+template <> struct Fmt<FK::E5M2> : Fmt8<FK::E5M2> {};
+template <> struct Fmt<FK::E5M2FNUZ> : Fmt8<FK::E5M2FNUZ> {};
 
 template <class T> inline uint64_t encC(typename T::C v) { return T::enc(v); }
 template <> inline uint64_t encC<Fmt<FK::F32>>(float v) { return f32ToBits(v); }
@@ -1707,8 +1686,9 @@ Handler intBinary(Op op) {
     C(MulI)
     C(AndI)
     C(OrI)
-    C(XOrI) C(ShLI) C(ShRSI) C(ShRUI) C(MaxSI) C(MaxUI) C(MinSI) C(MinUI)
-        C(MulHiSI) C(MulHiUI)
+    C(XOrI)
+    C(ShLI) C(ShRSI) C(ShRUI) C(MaxSI) C(MaxUI) C(MinSI) C(MinUI) C(MulHiSI)
+        C(MulHiUI)
 #undef C
 #define C(X)                                                                   \
   case Op::X:                                                                  \
@@ -1729,7 +1709,8 @@ template <FK F> Handler floatBinaryT(Op op) {
     C(MulF)
     C(DivF)
     C(RemF)
-    C(MaximumF) C(MinimumF) C(MaxNumF) C(MinNumF) C(CopySign) C(PowF)
+    C(MaximumF)
+    C(MinimumF) C(MaxNumF) C(MinNumF) C(CopySign) C(PowF)
 #undef C
         default : return nullptr;
   }
@@ -1749,8 +1730,9 @@ template <FK F> Handler floatUnaryT(Op op) {
     C(Exp)
     C(Exp2)
     C(Log)
-    C(Log2) C(Sqrt) C(Rsqrt) C(Tanh) C(Ceil) C(Floor) C(Round) C(RoundEven)
-        C(Trunc) C(Sin) C(Cos) C(Erf) C(Log1p) C(Expm1)
+    C(Log2)
+    C(Sqrt) C(Rsqrt) C(Tanh) C(Ceil) C(Floor) C(Round) C(RoundEven) C(Trunc)
+        C(Sin) C(Cos) C(Erf) C(Log1p) C(Expm1)
 #undef C
             default : return nullptr;
   }
@@ -1834,7 +1816,8 @@ template <FK F> Handler reduceFT(Op op) {
     C(MaxNumF)
     C(MinNumF)
 #undef C
-        default : return nullptr;
+  default:
+    return nullptr;
   }
 }
 Handler reduceH(Op op, FK f, bool isFloat) {
@@ -1852,7 +1835,8 @@ Handler reduceH(Op op, FK f, bool isFloat) {
     C(AndI)
     C(OrI)
     C(XOrI)
-    C(MaxSI) C(MaxUI) C(MinSI) C(MinUI)
+    C(MaxSI)
+    C(MaxUI) C(MinSI) C(MinUI)
 #undef C
         default : return nullptr;
   }

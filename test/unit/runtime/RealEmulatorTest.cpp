@@ -8,7 +8,9 @@
 //
 //===----------------------------------------------------------------------===//
 
+#include "Context.h"
 #include "Fp8Reference.h"
+#include "Json.h"
 #include "TestUtil.h"
 
 #include <gtest/gtest.h>
@@ -389,4 +391,45 @@ TEST(RealEmulatorJit, CompilesMissingVariantsIntoTheCache) {
   tessel_context_destroy(ctx);
   tessel_config_set("TESSEL_JIT_LIBRARY", "");
   tessel_config_set("TESSEL_CACHE_DIR", "");
+}
+
+// The runtime's flattened launch parameters for indexer_k_cache_write agree
+// with the kernel-argument metadata that the compiled gfx942/gfx950 code
+// objects carry (what hipModuleLaunchKernel packs them by): one argument per
+// parameter, of the parameter's size, at increasing naturally aligned
+// offsets inside the kernarg segment.
+TEST(HsacoAbi, MarshalledParamsMatchTheCodeObjectMetadata) {
+  tessel::Bundle bundle;
+  std::string error;
+  ASSERT_TRUE(tessel::readBundleFile(TESSEL_KERNEL_BUNDLE, bundle, error))
+      << error;
+  const std::vector<tessel::ArgKind> &abi = tessel::indexerKCacheWriteAbi();
+  int checked = 0;
+  for (const tessel::BundleEntry &e : bundle.entries) {
+    if (e.format != tessel::CodeFormat::Hsaco)
+      continue;
+    tessel::Json resources;
+    ASSERT_TRUE(tessel::Json::parse(e.resources, resources, error))
+        << e.name << ": " << error;
+    const tessel::Json *kernels = resources.get("kernels");
+    ASSERT_TRUE(kernels && kernels->isArray() && kernels->items().size() == 1)
+        << e.name;
+    const tessel::Json &k = kernels->items()[0];
+    const tessel::Json *args = k.get("args");
+    ASSERT_TRUE(args && args->isArray()) << e.name;
+    ASSERT_EQ(args->items().size(), abi.size()) << e.name;
+    int64_t end = 0;
+    for (size_t i = 0; i < abi.size(); ++i) {
+      const tessel::Json &a = args->items()[i];
+      int64_t size = a.get("size")->asInt(), offset = a.get("offset")->asInt();
+      int64_t want = abi[i] == tessel::ArgKind::I32 ? 4 : 8;
+      EXPECT_EQ(size, want) << e.name << " param " << i;
+      EXPECT_GE(offset, end) << e.name << " param " << i;
+      EXPECT_EQ(offset % size, 0) << e.name << " param " << i;
+      end = offset + size;
+    }
+    EXPECT_GE(k.get("kernarg_segment_size")->asInt(), end) << e.name;
+    ++checked;
+  }
+  EXPECT_GE(checked, 2); // gfx942 and gfx950 variants
 }

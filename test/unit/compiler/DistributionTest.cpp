@@ -20,6 +20,7 @@
 
 #include <cstring>
 #include <random>
+#include <sys/mman.h>
 #include <vector>
 
 using namespace tessel;
@@ -328,6 +329,37 @@ tile.kernel @k(%keys: !tile.ptr<i32>, %bins: !tile.ptr<i32>) {
        emu::KernelArg::buffer(bins.data(), 16)});
   for (int b = 0; b < 16; ++b)
     EXPECT_EQ(bins[b], 2 * want[b]) << "bin " << b;
+}
+
+// int64 offsets past 2^31 elements reach the right bytes: a byte buffer of
+// 2^31 + 4 KiB (reserved lazily, only the touched pages exist) is written at
+// 2^31 + 1000 + i, computed from an i64 base argument.
+TEST_P(Distribution, Int64OffsetsPast2GiB) {
+  const char *src = R"(
+tile.kernel @k(%y: !tile.ptr<i8>, %base: i64) {
+  %r = tile.range 0 to 128 : tensor<128xi64>
+  %b = tile.splat %base : i64 -> tensor<128xi64>
+  %o = arith.addi %b, %r : tensor<128xi64>
+  %v = arith.trunci %r : tensor<128xi64> to tensor<128xi8>
+  tile.store %v, %y[%o] : tensor<128xi8>, !tile.ptr<i8>, tensor<128xi64>
+  tile.return
+})";
+  Compiled c = compile(src, GetParam());
+  ASSERT_TRUE(c.module);
+  const int64_t size = (int64_t(1) << 31) + 4096;
+  void *mem = mmap(nullptr, size, PROT_READ | PROT_WRITE,
+                   MAP_PRIVATE | MAP_ANONYMOUS | MAP_NORESERVE, -1, 0);
+  ASSERT_NE(mem, MAP_FAILED);
+  auto *bytes = static_cast<uint8_t *>(mem);
+  const int64_t base = (int64_t(1) << 31) + 1000;
+  run(c, "k", 1,
+      {emu::KernelArg::buffer(bytes, size), emu::KernelArg::i64(base)});
+  for (int64_t i = 0; i < 128; ++i)
+    EXPECT_EQ(bytes[base + i], uint8_t(i)) << "byte " << i;
+  // Nothing landed where a 32-bit wrap of the offset would have put it.
+  for (int64_t i = 0; i < 128; ++i)
+    EXPECT_EQ(bytes[1000 + i], 0) << "byte " << i;
+  munmap(mem, size);
 }
 
 // A store past the end of a buffer is an emulator error naming the op and the

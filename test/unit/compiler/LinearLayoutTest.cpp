@@ -1,9 +1,18 @@
 //===- LinearLayoutTest.cpp - The GF(2) layout algebra and conversions ----===//
 //
 // The algebra is checked against brute-force enumeration on random layouts.
+// The conversions are checked against independent sources: DistributedLayout
+// for blocked/slice, AMD's Matrix Instruction Calculator tables for MFMA
+// (test/unit/emulator/data, copied from amd-isa-facts/), the PTX ISA's
+// fragment formulas for mma.sync and wgmma, and the documented swizzle
+// formula plus an LDS bank model for shared layouts.
 //
 //===----------------------------------------------------------------------===//
 #include "tessel/Dialect/Tile/LinearLayout.h"
+#include "tessel/Dialect/Tile/DistributedLayout.h"
+#include "tessel/Dialect/Tile/LinearLayoutConversions.h"
+
+#include "mlir/IR/MLIRContext.h"
 
 #include <gtest/gtest.h>
 
@@ -336,6 +345,624 @@ TEST(LinearLayoutAlgebra, GetRejectsBadInput) {
   EXPECT_NE(err.find("2 coordinates for 1 output"), std::string::npos);
   EXPECT_TRUE(failed(LL::get({{"a", {}}, {"a", {}}}, {{"dim0", 8}}, &err)));
   EXPECT_NE(err.find("'a' appears twice"), std::string::npos);
+}
+
+//===----------------------------------------------------------------------===//
+// Conversions: shared set-up
+//===----------------------------------------------------------------------===//
+
+class LinearLayoutConversions : public ::testing::Test {
+protected:
+  LinearLayoutConversions() { ctx.loadDialect<TileDialect>(); }
+
+  BlockedLayoutAttr blocked(ArrayRef<unsigned> spt, ArrayRef<unsigned> tpw,
+                            ArrayRef<unsigned> wpc, ArrayRef<unsigned> order) {
+    return BlockedLayoutAttr::get(&ctx, spt, tpw, wpc, order);
+  }
+  MfmaLayoutAttr mfma(unsigned m, unsigned n, unsigned k,
+                      ArrayRef<unsigned> waves, bool transposed = false) {
+    return MfmaLayoutAttr::get(&ctx, 3, {m, n, k}, waves, transposed);
+  }
+  NvMmaLayoutAttr nvMma(unsigned version, unsigned m, unsigned n, unsigned k,
+                        ArrayRef<unsigned> waves) {
+    return NvMmaLayoutAttr::get(&ctx, version, {m, n, k}, waves);
+  }
+  DotOperandLayoutAttr operand(unsigned opIdx, Attribute parent,
+                               unsigned kWidth) {
+    return DotOperandLayoutAttr::get(&ctx, opIdx, parent, kWidth);
+  }
+  LL convert(ArrayRef<int64_t> shape, Attribute enc) {
+    std::string err;
+    auto l = toLinearLayout(shape, enc, &err);
+    EXPECT_TRUE(succeeded(l)) << err;
+    return succeeded(l) ? *l : LL();
+  }
+  /// Layout image of (register, lane, wave).
+  static std::pair<int32_t, int32_t> at(const LL &l, int32_t r, int32_t ln,
+                                        int32_t w) {
+    SmallVector<int32_t> c = l.apply({r, ln, w});
+    return {c[0], c[1]};
+  }
+
+  MLIRContext ctx;
+};
+
+//===----------------------------------------------------------------------===//
+// blocked and slice agree with DistributedLayout
+//===----------------------------------------------------------------------===//
+
+/// DistributedLayout's coordinate of (slot, lane, wave), as its contract
+/// states: (regCoord + threadIdx*size + waveIdx*size*threads) mod S.
+SmallVector<int64_t> distributedCoord(const DistributedLayout &d, int64_t slot,
+                                      int64_t lane, int64_t wave) {
+  BlockedLayoutAttr b = d.getBlocked();
+  SmallVector<int64_t> idx = d.slotIndices(slot), c;
+  for (unsigned k = 0; k < d.getRank(); ++k) {
+    int64_t size = b.getSizePerThread()[k], threads = b.getThreadsPerWave()[k];
+    int64_t t = (lane >> d.laneBitBase(k)) & (threads - 1);
+    int64_t w = (wave >> d.waveBitBase(k)) & (b.getWavesPerCTA()[k] - 1);
+    c.push_back((d.regCoord(k, idx[k]) + t * size + w * size * threads) %
+                d.getShape()[k]);
+  }
+  return c;
+}
+
+void expectMatchesDistributed(const LL &l, RankedTensorType type) {
+  auto d = DistributedLayout::get(type);
+  ASSERT_TRUE(succeeded(d));
+  ASSERT_EQ(l.getInDimSize("register"), d->getNumElems());
+  ASSERT_EQ(l.getInDimSize("lane"), d->getBlocked().getNumLanes());
+  ASSERT_EQ(l.getInDimSize("wave"), d->getBlocked().getNumWaves());
+  ASSERT_TRUE(l.isSurjective()) << "every element must be owned";
+  for (int32_t s = 0; s < d->getNumElems(); ++s)
+    for (int32_t ln = 0; ln < l.getInDimSize("lane"); ++ln)
+      for (int32_t w = 0; w < l.getInDimSize("wave"); ++w) {
+        SmallVector<int64_t> expect = distributedCoord(*d, s, ln, w), got;
+        // Drop the unit dims a slice re-inserted.
+        SmallVector<int64_t> kept;
+        for (unsigned k = 0; k < expect.size(); ++k)
+          if (!llvm::is_contained(d->getSliceDims(), k))
+            kept.push_back(expect[k]);
+        for (int32_t c : l.apply({s, ln, w}))
+          got.push_back(c);
+        ASSERT_EQ(got, kept) << "slot " << s << " lane " << ln << " wave " << w
+                             << " of " << l.toString();
+      }
+}
+
+TEST_F(LinearLayoutConversions, BlockedMatchesDistributedLayout) {
+  struct Case {
+    SmallVector<unsigned> spt, tpw, wpc, order;
+    SmallVector<int64_t> shape;
+  };
+  std::vector<Case> cases = {
+      {{1, 8}, {4, 16}, {4, 1}, {1, 0}, {16, 128}},
+      {{1, 8}, {4, 16}, {4, 1}, {1, 0}, {64, 256}}, // repeats
+      {{1, 8}, {4, 16}, {4, 1}, {1, 0}, {2, 16}},   // wraps
+      {{4, 1}, {16, 4}, {1, 2}, {0, 1}, {128, 8}},  // column-major
+      {{2, 2}, {8, 8}, {2, 2}, {1, 0}, {4, 64}},    // mixed
+      {{4}, {64}, {4}, {0}, {256}},
+      {{4}, {64}, {4}, {0}, {4096}},
+      {{4}, {64}, {1}, {0}, {64}},
+      {{8}, {32}, {2}, {0}, {4}},
+      {{1, 2, 4}, {2, 4, 8}, {1, 2, 2}, {2, 0, 1}, {4, 32, 64}},
+      {{1, 2, 4}, {2, 4, 8}, {1, 2, 2}, {0, 1, 2}, {8, 8, 8}},
+  };
+  auto f32 = Float32Type::get(&ctx);
+  for (const Case &c : cases) {
+    auto enc = blocked(c.spt, c.tpw, c.wpc, c.order);
+    auto type = RankedTensorType::get(c.shape, f32, enc);
+    LL l = convert(c.shape, enc);
+    expectMatchesDistributed(l, type);
+    // Slices of every dim of rank-2+ layouts.
+    if (c.shape.size() < 2)
+      continue;
+    for (unsigned dim = 0; dim < c.shape.size(); ++dim) {
+      SmallVector<int64_t> shape(c.shape);
+      shape.erase(shape.begin() + dim);
+      auto slice = SliceLayoutAttr::get(&ctx, dim, enc);
+      auto stype = RankedTensorType::get(shape, f32, slice);
+      expectMatchesDistributed(convert(shape, slice), stype);
+    }
+  }
+}
+
+TEST_F(LinearLayoutConversions, BlockedQuestions) {
+  // 16 x 128, 8 contiguous elements per lane along dim1: vectorizable by 8.
+  LL l = convert({16, 128}, blocked({1, 8}, {4, 16}, {4, 1}, {1, 0}));
+  EXPECT_EQ(l.getNumConsecutiveInOut(), 8);
+  EXPECT_EQ(l.getZeroBasisMask("lane"), 0);
+  // The same layout on 2 x 16 wraps: lanes 2.. repeat along dim1 and the
+  // upper lane bits and all waves hold copies.
+  LL small = convert({2, 16}, blocked({1, 8}, {4, 16}, {4, 1}, {1, 0}));
+  EXPECT_EQ(small.getZeroBasisMask("lane"), 0b100010 | 0b001100);
+  EXPECT_EQ(small.getZeroBasisMask("wave"), 0b11);
+  // Element (1, 9) lives in register 1 of lane 1 + 16 = 17, wave 0.
+  auto inv = small.pseudoInvert();
+  ASSERT_TRUE(succeeded(inv));
+  EXPECT_EQ(inv->apply({1, 9}), (SmallVector<int32_t>{1, 17, 0}));
+}
+
+TEST_F(LinearLayoutConversions, Errors) {
+  std::string err;
+  auto b = blocked({1, 8}, {4, 16}, {4, 1}, {1, 0});
+  EXPECT_TRUE(failed(toLinearLayout({16, 48}, b, &err)));
+  EXPECT_NE(err.find("not a power of two"), std::string::npos);
+  EXPECT_TRUE(failed(toLinearLayout({16}, b, &err)));
+  EXPECT_NE(err.find("layout has rank 2 but the tensor has rank 1"),
+            std::string::npos);
+  EXPECT_TRUE(failed(toLinearLayout({16, 16}, Attribute(), &err)));
+  EXPECT_NE(err.find("no layout encoding"), std::string::npos);
+  auto m = mfma(16, 16, 32, {1, 1});
+  EXPECT_TRUE(failed(toLinearLayout({16, 32}, operand(0, m, 4), &err)));
+  EXPECT_NE(err.find("need kWidth >= 8"), std::string::npos) << err;
+  auto wg = nvMma(3, 64, 64, 32, {2, 1});
+  EXPECT_TRUE(failed(toLinearLayout({64, 64}, wg, &err)));
+  EXPECT_NE(err.find("multiple of 4"), std::string::npos);
+  EXPECT_TRUE(failed(toLinearLayout(
+      {64, 32}, operand(0, nvMma(3, 64, 64, 32, {4, 1}), 4), &err)));
+  EXPECT_NE(err.find("shared memory"), std::string::npos);
+  EXPECT_TRUE(failed(toLinearLayout(
+      {16, 32}, operand(0, nvMma(2, 16, 8, 32, {1, 1}), 2), &err)));
+  EXPECT_NE(err.find("kWidth must be 4"), std::string::npos) << err;
+}
+
+//===----------------------------------------------------------------------===//
+// MFMA against AMD's Matrix Instruction Calculator tables
+//===----------------------------------------------------------------------===//
+
+struct Loc {
+  int reg = -1, lane = -1, lo = 0;
+};
+
+/// Parses "<X>[R][C],c0,..." then rows "r,vR{lane}[.[hi:lo]],...".
+std::vector<std::vector<Loc>> parseCalculatorCsv(const std::string &path) {
+  std::ifstream f(path);
+  EXPECT_TRUE(f.good()) << "cannot open " << path;
+  std::vector<std::vector<Loc>> grid;
+  std::string line;
+  bool inTable = false;
+  while (std::getline(f, line)) {
+    if (!inTable) {
+      inTable = line.size() > 1 && line[1] == '[' &&
+                line.find(',') != std::string::npos;
+      continue;
+    }
+    if (line.empty())
+      break;
+    std::stringstream ss(line);
+    std::string cell;
+    std::getline(ss, cell, ',');
+    std::vector<Loc> row;
+    while (std::getline(ss, cell, ',')) {
+      Loc l;
+      size_t b = cell.find('{'), e = cell.find('}');
+      l.reg = std::stoi(cell.substr(1, b - 1));
+      l.lane = std::stoi(cell.substr(b + 1, e - b - 1));
+      size_t colon = cell.find(':');
+      if (colon != std::string::npos)
+        l.lo = std::stoi(
+            cell.substr(colon + 1, cell.find(']', colon) - colon - 1));
+      row.push_back(l);
+    }
+    grid.push_back(row);
+  }
+  return grid;
+}
+
+struct MfmaCase {
+  std::string file;
+  unsigned m, n, k, elemBits;
+};
+const MfmaCase kMfmaCases[] = {
+    {"cdna3_v_mfma_f32_16x16x32_fp8_fp8", 16, 16, 32, 8},
+    {"cdna3_v_mfma_f32_32x32x16_fp8_fp8", 32, 32, 16, 8},
+    {"cdna3_v_mfma_f32_16x16x16_bf16", 16, 16, 16, 16},
+    {"cdna3_v_mfma_f32_32x32x8_bf16", 32, 32, 8, 16},
+};
+
+std::string mfmaCsv(const MfmaCase &c, const char *which) {
+  return std::string(TESSEL_MFMA_LAYOUT_DATA) + "/" + c.file + "_" + which +
+         "_register_layout.csv";
+}
+
+/// Checks `l` (a layout of a [wm*rm*R, wn*rn*C] tensor) against the table:
+/// the instruction's register `reg` of `lane` in wave (wM, wN), repeat
+/// (rM, rN) holds table element (i, j) of the tile at (wM*rm + rM, wN*rn +
+/// rN). `broadcastM/N` marks the wave dims an operand does not split.
+void expectTableTiled(const LL &l, const std::vector<std::vector<Loc>> &table,
+                      unsigned elemBits, bool accumulator, unsigned wm,
+                      unsigned wn, unsigned rm, unsigned rn, bool splitM,
+                      bool splitN) {
+  const int rows = table.size(), cols = table[0].size();
+  const int perReg = 32 / elemBits;
+  const int regsPerTile = rows * cols / 64;
+  std::set<std::pair<int, int>> seen;
+  for (int i = 0; i < rows; ++i)
+    for (int j = 0; j < cols; ++j) {
+      const Loc &loc = table[i][j];
+      int slot = accumulator ? loc.reg : loc.reg * perReg + loc.lo / elemBits;
+      ASSERT_LT(slot, regsPerTile);
+      EXPECT_TRUE(seen.insert({slot, loc.lane}).second)
+          << "table lists (" << slot << ", " << loc.lane << ") twice";
+      for (unsigned wM = 0; wM < wm; ++wM)
+        for (unsigned wN = 0; wN < wn; ++wN)
+          for (unsigned rM = 0; rM < rm; ++rM)
+            for (unsigned rN = 0; rN < rn; ++rN) {
+              int32_t reg = slot + (rM * rn + rN) * regsPerTile;
+              int32_t wave = wM * wn + wN;
+              int32_t r = (splitM ? wM * rm : 0) * rows + rM * rows + i;
+              int32_t c = (splitN ? wN * rn : 0) * cols + rN * cols + j;
+              SmallVector<int32_t> got = l.apply({reg, loc.lane, wave});
+              ASSERT_EQ(got, (SmallVector<int32_t>{r, c}))
+                  << "table (" << i << ", " << j << ") wave " << wave
+                  << " repeat (" << rM << ", " << rN << ")\n"
+                  << l.toString();
+            }
+    }
+}
+
+TEST_F(LinearLayoutConversions, MfmaAccumulatorMatchesAmdTables) {
+  for (const MfmaCase &c : kMfmaCases) {
+    SCOPED_TRACE(c.file);
+    auto table = parseCalculatorCsv(mfmaCsv(c, "D"));
+    ASSERT_EQ(table.size(), c.m);
+    // One instruction tile on one wave: a bijection equal to the table.
+    LL one = convert({c.m, c.n}, mfma(c.m, c.n, c.k, {1, 1}));
+    EXPECT_TRUE(one.isInvertible()) << one.toString();
+    expectTableTiled(one, table, 32, true, 1, 1, 1, 1, true, true);
+    // Several waves along M and N, with register repeats inside each wave.
+    for (auto [wm, wn, rm, rn] :
+         {std::tuple{2u, 2u, 1u, 1u}, std::tuple{4u, 1u, 2u, 1u},
+          std::tuple{2u, 4u, 2u, 2u}, std::tuple{1u, 2u, 1u, 4u}}) {
+      LL l = convert({c.m * wm * rm, c.n * wn * rn},
+                     mfma(c.m, c.n, c.k, {wm, wn}));
+      EXPECT_TRUE(l.isInvertible());
+      expectTableTiled(l, table, 32, true, wm, wn, rm, rn, true, true);
+    }
+  }
+}
+
+TEST_F(LinearLayoutConversions, MfmaTransposedAccumulatorIsTheTransposedTable) {
+  for (const MfmaCase &c : kMfmaCases) {
+    auto table = parseCalculatorCsv(mfmaCsv(c, "D"));
+    LL l = convert({c.n, c.m}, mfma(c.m, c.n, c.k, {1, 1}, true));
+    for (unsigned i = 0; i < c.m; ++i)
+      for (unsigned j = 0; j < c.n; ++j)
+        ASSERT_EQ(at(l, table[i][j].reg, table[i][j].lane, 0),
+                  std::make_pair(int32_t(j), int32_t(i)));
+  }
+}
+
+TEST_F(LinearLayoutConversions, MfmaOperandsMatchAmdTables) {
+  for (const MfmaCase &c : kMfmaCases) {
+    SCOPED_TRACE(c.file);
+    auto tableA = parseCalculatorCsv(mfmaCsv(c, "A"));
+    auto tableB = parseCalculatorCsv(mfmaCsv(c, "B"));
+    ASSERT_EQ(tableA.size(), c.m);
+    ASSERT_EQ(tableA[0].size(), c.k);
+    ASSERT_EQ(tableB.size(), c.k);
+    unsigned kWidth = c.k * c.m / 64;
+    for (auto [wm, wn, rm, rk, rn] :
+         {std::tuple{1u, 1u, 1u, 1u, 1u}, std::tuple{2u, 2u, 1u, 2u, 1u},
+          std::tuple{4u, 2u, 2u, 1u, 2u}}) {
+      auto parent = mfma(c.m, c.n, c.k, {wm, wn});
+      LL a = convert({c.m * wm * rm, c.k * rk}, operand(0, parent, kWidth));
+      LL b = convert({c.k * rk, c.n * wn * rn}, operand(1, parent, kWidth));
+      EXPECT_TRUE(a.isSurjective());
+      EXPECT_TRUE(b.isSurjective());
+      // A is split over the M waves and copied over the N waves; B the
+      // other way round. K repeats go to registers like any repeat.
+      expectTableTiled(a, tableA, c.elemBits, false, wm, wn, rm, rk, true,
+                       false);
+      expectTableTiled(b, tableB, c.elemBits, false, wm, wn, rk, rn, false,
+                       true);
+      EXPECT_EQ(a.getZeroBasisMask("wave"), int32_t(wn - 1));
+      EXPECT_EQ(b.getZeroBasisMask("wave"), int32_t((wm - 1) * wn));
+      // A lane's K elements are contiguous: one vector load of kWidth.
+      EXPECT_EQ(a.getNumConsecutiveInOut("register", "dim1"), int32_t(kWidth));
+    }
+  }
+}
+
+TEST_F(LinearLayoutConversions, MfmaWideKWidthSpansInstructions) {
+  // kWidth 16 on 16x16x32 fp8: a lane holds 16 consecutive K elements; the
+  // K group of 64 covers two instructions. Lane l holds row l % 16 and
+  // K [16 * (l / 16), +16).
+  LL a = convert({16, 64}, operand(0, mfma(16, 16, 32, {1, 1}), 16));
+  EXPECT_TRUE(a.isInvertible());
+  EXPECT_EQ(a.getNumConsecutiveInOut("register", "dim1"), 16);
+  for (int32_t ln = 0; ln < 64; ++ln)
+    for (int32_t r = 0; r < 16; ++r)
+      ASSERT_EQ(at(a, r, ln, 0), std::make_pair(ln % 16, 16 * (ln / 16) + r));
+}
+
+//===----------------------------------------------------------------------===//
+// mma.sync and wgmma against the PTX ISA's fragment formulas
+//===----------------------------------------------------------------------===//
+
+// PTX ISA, section "Matrix Fragments for mma.m16n8k16 with floating point
+// type" and "Matrix Fragments for mma.m16n8k32" (9.7.14.5): with
+// groupID = laneid >> 2 and threadID_in_group = laneid % 4,
+//   f16 A a_i: row = groupID (+8 for a2,a3,a6,a7),
+//              col = threadID_in_group*2 + (i & 1) (+8 for i >= 4);
+//   f16 B b_i: row = threadID_in_group*2 + (i & 1) (+8 for i >= 2),
+//              col = groupID;
+//   e4m3 A a_i: row = groupID (+8 for 4 <= i < 8 and 12 <= i),
+//               col = threadID_in_group*4 + (i & 3) (+16 for i >= 8);
+//   e4m3 B b_i: row = threadID_in_group*4 + (i & 3) (+16 for i >= 4),
+//               col = groupID;
+//   f32 C/D c_i: row = groupID (+8 for c2, c3),
+//                col = threadID_in_group*2 + (i & 1).
+std::pair<int32_t, int32_t> ptxF16A(int i, int lane) {
+  int g = lane >> 2, t = lane % 4;
+  int row = g + ((i == 2 || i == 3 || i == 6 || i == 7) ? 8 : 0);
+  int col = t * 2 + (i & 1) + (i >= 4 ? 8 : 0);
+  return {row, col};
+}
+std::pair<int32_t, int32_t> ptxF16B(int i, int lane) {
+  int g = lane >> 2, t = lane % 4;
+  return {t * 2 + (i & 1) + (i >= 2 ? 8 : 0), g};
+}
+std::pair<int32_t, int32_t> ptxE4m3A(int i, int lane) {
+  int g = lane >> 2, t = lane % 4;
+  bool low = i < 4 || (i >= 8 && i < 12);
+  return {g + (low ? 0 : 8), t * 4 + (i & 3) + (i >= 8 ? 16 : 0)};
+}
+std::pair<int32_t, int32_t> ptxE4m3B(int i, int lane) {
+  int g = lane >> 2, t = lane % 4;
+  return {t * 4 + (i & 3) + (i >= 4 ? 16 : 0), g};
+}
+std::pair<int32_t, int32_t> ptxAccC(int i, int lane) {
+  int g = lane >> 2, t = lane % 4;
+  return {g + (i >= 2 ? 8 : 0), t * 2 + (i & 1)};
+}
+// PTX ISA, wgmma "Register Fragments" (9.7.15.5.1), accumulator D of
+// .m64nNk32 with f32: warp w of the warpgroup holds rows 16w..16w+15;
+//   d_i: row = 16*w + groupID (+8 when (i >> 1) is odd),
+//        col = (i >> 2)*8 + threadID_in_group*2 + (i & 1),  i < N/2.
+std::pair<int32_t, int32_t> ptxWgmmaD(int i, int lane, int warp) {
+  int g = lane >> 2, t = lane % 4;
+  return {16 * warp + g + (((i >> 1) & 1) ? 8 : 0),
+          (i >> 2) * 8 + t * 2 + (i & 1)};
+}
+
+using Fragment = std::pair<int32_t, int32_t> (*)(int, int);
+
+void expectFragment(const LL &l, Fragment f, int regs, int rows, int cols) {
+  EXPECT_EQ(l.getInDimSize("register"), regs);
+  EXPECT_EQ(l.getInDimSize("lane"), 32);
+  EXPECT_TRUE(l.isInvertible()) << l.toString();
+  for (int i = 0; i < regs; ++i)
+    for (int ln = 0; ln < 32; ++ln) {
+      auto expect = f(i, ln);
+      ASSERT_LT(expect.first, rows);
+      ASSERT_LT(expect.second, cols);
+      SmallVector<int32_t> got = l.apply({i, ln, 0});
+      ASSERT_EQ(std::make_pair(got[0], got[1]), expect)
+          << "element " << i << " lane " << ln << " of " << l.toString();
+    }
+}
+
+TEST_F(LinearLayoutConversions, MmaSyncFragmentsMatchPtx) {
+  auto f16 = nvMma(2, 16, 8, 16, {1, 1});
+  auto e4m3 = nvMma(2, 16, 8, 32, {1, 1});
+  expectFragment(convert({16, 16}, operand(0, f16, 2)), ptxF16A, 8, 16, 16);
+  expectFragment(convert({16, 8}, operand(1, f16, 2)), ptxF16B, 4, 16, 8);
+  expectFragment(convert({16, 8}, f16), ptxAccC, 4, 16, 8);
+  expectFragment(convert({16, 32}, operand(0, e4m3, 4)), ptxE4m3A, 16, 16, 32);
+  expectFragment(convert({32, 8}, operand(1, e4m3, 4)), ptxE4m3B, 8, 32, 8);
+  expectFragment(convert({16, 8}, e4m3), ptxAccC, 4, 16, 8);
+}
+
+TEST_F(LinearLayoutConversions, MmaSyncWavesAndRepeats) {
+  // 2 x 2 warps, each with 2 x 2 accumulator tiles of 16 x 8.
+  LL l = convert({64, 32}, nvMma(2, 16, 8, 16, {2, 2}));
+  EXPECT_TRUE(l.isInvertible());
+  for (int wM = 0; wM < 2; ++wM)
+    for (int wN = 0; wN < 2; ++wN)
+      for (int rM = 0; rM < 2; ++rM)
+        for (int rN = 0; rN < 2; ++rN)
+          for (int i = 0; i < 4; ++i)
+            for (int ln = 0; ln < 32; ++ln) {
+              auto [r, c] = ptxAccC(i, ln);
+              ASSERT_EQ(
+                  at(l, i + 4 * (rM * 2 + rN), ln, wM * 2 + wN),
+                  std::make_pair(wM * 32 + rM * 16 + r, wN * 16 + rN * 8 + c));
+            }
+}
+
+TEST_F(LinearLayoutConversions, WgmmaAccumulatorMatchesPtx) {
+  for (unsigned n : {8u, 16u, 64u, 128u, 256u}) {
+    SCOPED_TRACE(n);
+    LL l = convert({64, n}, nvMma(3, 64, n, 32, {4, 1}));
+    EXPECT_TRUE(l.isInvertible());
+    ASSERT_EQ(l.getInDimSize("register"), int32_t(n / 2));
+    ASSERT_EQ(l.getInDimSize("wave"), 4);
+    for (int w = 0; w < 4; ++w)
+      for (int i = 0; i < int(n / 2); ++i)
+        for (int ln = 0; ln < 32; ++ln)
+          ASSERT_EQ(at(l, i, ln, w), ptxWgmmaD(i, ln, w));
+    // Two registers hold adjacent columns: 8-byte f32 stores.
+    EXPECT_EQ(l.getNumConsecutiveInOut(), 2);
+  }
+  // Two warpgroups along M, two along N, 2 x 2 repeats each.
+  LL l = convert({256, 256}, nvMma(3, 64, 64, 32, {8, 2}));
+  EXPECT_TRUE(l.isInvertible());
+  for (int wg = 0; wg < 4; ++wg)
+    for (int w = 0; w < 4; ++w)
+      for (int rM = 0; rM < 2; ++rM)
+        for (int rN = 0; rN < 2; ++rN)
+          for (int i = 0; i < 32; ++i)
+            for (int ln = 0; ln < 32; ln += 5) {
+              int wgM = wg / 2, wgN = wg % 2;
+              auto [r, c] = ptxWgmmaD(i, ln, w);
+              ASSERT_EQ(at(l, i + 32 * (rM * 2 + rN), ln, wg * 4 + w),
+                        std::make_pair(wgM * 128 + rM * 64 + r,
+                                       wgN * 128 + rN * 64 + c));
+            }
+}
+
+TEST_F(LinearLayoutConversions, SmallTensorsBroadcast) {
+  // A 16 x 8 tensor under a 32 x 32 MFMA accumulator: rows 16.. and columns
+  // 8.. wrap, so lanes and registers hold copies; still every element is
+  // owned.
+  LL l = convert({16, 8}, mfma(32, 32, 16, {2, 1}));
+  EXPECT_TRUE(l.isSurjective());
+  EXPECT_FALSE(l.isInjective());
+  EXPECT_EQ(l.getZeroBasisMask("lane"), 0b011000);
+  EXPECT_EQ(l.getZeroBasisMask("register"), 0b1000);
+  EXPECT_EQ(l.getZeroBasisMask("wave"), 0b1);
+}
+
+TEST_F(LinearLayoutConversions, EveryEncodingOwnsEveryElementOnEveryShape) {
+  // Over many shapes, smaller and larger than each encoding's tile: every
+  // element is owned (up to broadcast), the canonical preimage of every
+  // element holds it, and layouts without broadcast invert and round-trip.
+  auto m16 = mfma(16, 16, 32, {2, 2});
+  auto m32 = mfma(32, 32, 8, {1, 4});
+  auto mma = nvMma(2, 16, 8, 32, {2, 1});
+  SmallVector<Attribute> encs = {
+      blocked({1, 8}, {4, 16}, {4, 1}, {1, 0}),
+      blocked({4, 1}, {8, 4}, {1, 2}, {0, 1}),
+      SliceLayoutAttr::get(&ctx, 1,
+                           blocked({1, 1, 4}, {2, 4, 4}, {2, 1, 1}, {2, 1, 0})),
+      m16,
+      m32,
+      mfma(32, 32, 16, {2, 1}, true),
+      operand(0, m16, 8),
+      operand(1, m16, 16),
+      operand(0, m32, 4),
+      operand(1, m32, 4),
+      mma,
+      operand(0, mma, 4),
+      operand(1, mma, 4),
+      nvMma(3, 64, 128, 32, {4, 2}),
+  };
+  int bijections = 0;
+  for (Attribute enc : encs)
+    for (int64_t r : {1, 4, 16, 64, 256})
+      for (int64_t c : {2, 8, 32, 128}) {
+        SCOPED_TRACE(std::to_string(r) + "x" + std::to_string(c));
+        LL l = convert({r, c}, enc);
+        ASSERT_TRUE(l.isSurjective()) << l.toString();
+        auto p = l.pseudoInvert();
+        ASSERT_TRUE(succeeded(p));
+        for (int32_t i = 0; i < r; ++i)
+          for (int32_t j = 0; j < c; ++j)
+            ASSERT_EQ(l.apply(p->apply({i, j})), (SmallVector<int32_t>{i, j}));
+        if (!l.isInjective())
+          continue;
+        ++bijections;
+        auto inv = l.invert();
+        ASSERT_TRUE(succeeded(inv));
+        for (auto &x : allInputs(l))
+          ASSERT_EQ(inv->apply(l.apply(x)), x);
+      }
+  EXPECT_GT(bijections, 10);
+}
+
+//===----------------------------------------------------------------------===//
+// Shared (swizzled) layouts
+//===----------------------------------------------------------------------===//
+
+/// The documented offset of (r, c) in a [R, C] tile (order [1, 0]).
+int64_t swizzledOffset(int64_t r, int64_t c, int64_t C, int64_t vec,
+                       int64_t perPhase, int64_t maxPhase) {
+  int64_t v = std::min(vec, C);
+  int64_t phase = (r / perPhase) % maxPhase;
+  return r * C + (((c / v) ^ phase) % (C / v)) * v + c % v;
+}
+
+TEST_F(LinearLayoutConversions, SharedLayoutsAreTheDocumentedBijections) {
+  struct Case {
+    int64_t R, C;
+    unsigned vec, perPhase, maxPhase;
+  };
+  for (Case c :
+       {Case{64, 64, 8, 1, 8}, Case{32, 128, 16, 1, 8}, Case{64, 32, 8, 2, 4},
+        Case{16, 16, 8, 1, 8}, Case{8, 64, 4, 4, 16}, Case{32, 32, 1, 1, 1},
+        Case{4, 8, 16, 1, 8}}) {
+    SCOPED_TRACE(std::to_string(c.R) + "x" + std::to_string(c.C) + " vec " +
+                 std::to_string(c.vec));
+    auto enc = SharedLayoutAttr::get(&ctx, c.vec, c.perPhase, c.maxPhase,
+                                     ArrayRef<unsigned>{1, 0});
+    LL l = convert({c.R, c.C}, enc);
+    ASSERT_TRUE(l.isInvertible()) << l.toString();
+    auto inv = l.invert();
+    ASSERT_TRUE(succeeded(inv));
+    for (int32_t r = 0; r < c.R; ++r)
+      for (int32_t col = 0; col < c.C; ++col) {
+        int64_t off =
+            swizzledOffset(r, col, c.C, c.vec, c.perPhase, c.maxPhase);
+        ASSERT_EQ(inv->apply({r, col})[0], off);
+        ASSERT_EQ(l.apply({int32_t(off)}), (SmallVector<int32_t>{r, col}));
+      }
+  }
+  // Column-major order: the fast dim is dim0.
+  auto cm = SharedLayoutAttr::get(&ctx, 8, 1, 8, ArrayRef<unsigned>{0, 1});
+  LL l = convert({64, 16}, cm);
+  for (int32_t r = 0; r < 64; ++r)
+    for (int32_t col = 0; col < 16; ++col)
+      ASSERT_EQ(l.apply({int32_t(swizzledOffset(col, r, 64, 8, 1, 8))}),
+                (SmallVector<int32_t>{r, col}));
+}
+
+/// Number of 16-byte accesses among `lanes` consecutive rows reading the
+/// same 16-byte column group that fall on one 16-byte bank group (LDS: 32
+/// banks of 4 bytes, so 8 groups of 16 bytes); 1 means conflict-free.
+int maxBankGroupLoad(const LL &inv, int64_t rows, int64_t cols, int elemBytes) {
+  int vecElems = 16 / elemBytes, worst = 0;
+  for (int64_t r0 = 0; r0 + 8 <= rows; r0 += 8)
+    for (int64_t c = 0; c < cols; c += vecElems) {
+      std::map<int64_t, int> load;
+      for (int64_t r = r0; r < r0 + 8; ++r) {
+        int64_t off = inv.apply({int32_t(r), int32_t(c)})[0];
+        // The 16 bytes a lane reads must stay together in memory.
+        for (int e = 1; e < vecElems; ++e)
+          EXPECT_EQ(inv.apply({int32_t(r), int32_t(c + e)})[0], off + e);
+        worst = std::max(worst, ++load[(off * elemBytes / 16) % 8]);
+      }
+    }
+  return worst;
+}
+
+TEST_F(LinearLayoutConversions, SwizzleAvoidsBankConflictsForColumnAccess) {
+  struct Case {
+    int64_t R, C;
+    int elemBytes;
+    unsigned vec, perPhase, maxPhase;
+  };
+  // Rows of 128 bytes (fp16 x 64, fp8 x 128) and of 64 bytes (fp16 x 32).
+  for (Case c : {Case{64, 64, 2, 8, 1, 8}, Case{64, 128, 1, 16, 1, 8},
+                 Case{64, 32, 2, 8, 2, 4}, Case{32, 256, 1, 16, 1, 8}}) {
+    auto swz = SharedLayoutAttr::get(&ctx, c.vec, c.perPhase, c.maxPhase,
+                                     ArrayRef<unsigned>{1, 0});
+    auto plain =
+        SharedLayoutAttr::get(&ctx, c.vec, 1, 1, ArrayRef<unsigned>{1, 0});
+    auto swzInv = convert({c.R, c.C}, swz).invert();
+    auto plainInv = convert({c.R, c.C}, plain).invert();
+    ASSERT_TRUE(succeeded(swzInv) && succeeded(plainInv));
+    EXPECT_EQ(maxBankGroupLoad(*swzInv, c.R, c.C, c.elemBytes), 1)
+        << "swizzled " << c.R << "x" << c.C;
+    // Without the swizzle the same access conflicts.
+    EXPECT_GT(maxBankGroupLoad(*plainInv, c.R, c.C, c.elemBytes), 1);
+  }
+}
+
+//===----------------------------------------------------------------------===//
+// Conversions between layouts through the algebra
+//===----------------------------------------------------------------------===//
+
+TEST_F(LinearLayoutConversions, AccumulatorToBlockedConversionMap) {
+  // For each register/lane/wave of the MFMA accumulator, the position in a
+  // blocked layout of the same tensor that holds the same element.
+  LL acc = convert({32, 32}, mfma(16, 16, 32, {2, 1}));
+  LL blk = convert({32, 32}, blocked({1, 4}, {8, 8}, {2, 1}, {1, 0}));
+  auto map = acc.invertAndCompose(blk);
+  ASSERT_TRUE(succeeded(map));
+  for (auto &x : allInputs(acc))
+    ASSERT_EQ(blk.apply(map->apply(x)), acc.apply(x));
 }
 
 } // namespace

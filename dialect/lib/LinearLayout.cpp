@@ -75,6 +75,10 @@ FailureOr<LinearLayout> LinearLayout::get(ArrayRef<InDim> ins,
   for (const InDim &d : ins) {
     if (!names.insert(d.name).second)
       return fail(error, "input dimension '" + d.name + "' appears twice");
+    if (d.bases.size() > 30)
+      return fail(error, "input dimension '" + d.name + "' has " +
+                             llvm::Twine(d.bases.size()) +
+                             " bits; at most 30 are supported");
     inBits += d.bases.size();
     for (auto [i, b] : llvm::enumerate(d.bases)) {
       if (b.size() != outs.size())

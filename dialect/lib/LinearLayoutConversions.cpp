@@ -263,6 +263,10 @@ FailureOr<LinearLayout> nvMmaToLinear(ArrayRef<int64_t> shape,
   if (failed(checkShape(shape, 2, m, error)))
     return failure();
   ArrayRef<unsigned> instr = m.getInstrShape(), w = m.getWavesPerCTA();
+  if (!llvm::isPowerOf2_32(instr[1]))
+    return fail(error, "wgmma N = " + Twine(instr[1]) +
+                           " is not a power of two; its accumulator is not a "
+                           "linear layout");
   DistBuilder lb(shape);
   addNvAccTile(lb, instr[1]);
   if (m.getVersion() == 2) {

@@ -345,6 +345,9 @@ TEST(LinearLayoutAlgebra, GetRejectsBadInput) {
   EXPECT_NE(err.find("2 coordinates for 1 output"), std::string::npos);
   EXPECT_TRUE(failed(LL::get({{"a", {}}, {"a", {}}}, {{"dim0", 8}}, &err)));
   EXPECT_NE(err.find("'a' appears twice"), std::string::npos);
+  LL::InDim wide{"register", SmallVector<LL::Basis, 8>(31, LL::Basis{0})};
+  EXPECT_TRUE(failed(LL::get({wide}, {{"dim0", 1}}, &err)));
+  EXPECT_NE(err.find("has 31 bits"), std::string::npos) << err;
 }
 
 //===----------------------------------------------------------------------===//
@@ -505,6 +508,9 @@ TEST_F(LinearLayoutConversions, Errors) {
   EXPECT_TRUE(failed(toLinearLayout(
       {16, 32}, operand(0, nvMma(2, 16, 8, 32, {1, 1}), 2), &err)));
   EXPECT_NE(err.find("kWidth must be 4"), std::string::npos) << err;
+  EXPECT_TRUE(
+      failed(toLinearLayout({64, 64}, nvMma(3, 64, 48, 32, {4, 1}), &err)));
+  EXPECT_NE(err.find("N = 48 is not a power of two"), std::string::npos);
 }
 
 //===----------------------------------------------------------------------===//
@@ -717,8 +723,9 @@ std::pair<int32_t, int32_t> ptxAccC(int i, int lane) {
   int g = lane >> 2, t = lane % 4;
   return {g + (i >= 2 ? 8 : 0), t * 2 + (i & 1)};
 }
-// PTX ISA, wgmma "Register Fragments" (9.7.15.5.1), accumulator D of
-// .m64nNk32 with f32: warp w of the warpgroup holds rows 16w..16w+15;
+// PTX ISA 9.7.15.5.1.1 "Register Fragments", "Matrix Fragments for
+// wgmma.mma_async.m64nNk32", accumulator D (.f32: N/2 registers), transcribed
+// from its figure: warp w of the warpgroup holds rows 16w..16w+15, and
 //   d_i: row = 16*w + groupID (+8 when (i >> 1) is odd),
 //        col = (i >> 2)*8 + threadID_in_group*2 + (i & 1),  i < N/2.
 std::pair<int32_t, int32_t> ptxWgmmaD(int i, int lane, int warp) {

@@ -31,8 +31,10 @@
 // and 63 output bits are supported.
 //
 // Operations that can fail on user-provided data (`get`, `compose`,
-// `invert`, `pseudoInvert`, ...) return failure with a message instead of
-// asserting.
+// `invert`, `pseudoInvert`, `transpose*`, `reshapeOuts`) return failure with
+// a message instead of asserting. The building blocks meant for code that
+// already holds valid layouts (`identity1D`, `zeros1D`, `strided1D`,
+// `operator*`, `apply`, `resizeOut`) assert their preconditions.
 //
 //===----------------------------------------------------------------------===//
 #ifndef TESSEL_DIALECT_TILE_LINEARLAYOUT_H

@@ -35,6 +35,9 @@
 //   wavesPerCTA counts warps, wavesPerCTA[0] is a multiple of 4, and wave
 //   bits 0-1 are the warp within its warpgroup (rows 16 and 32 of the 64).
 //   `transposed` mfma swaps the roles of M and N in the accumulator tile.
+//   mfma version 4 (CDNA4) uses the CDNA3 layouts of these four
+//   instructions, whose encodings CDNA4 keeps (amd-isa-facts/README.md);
+//   they have not been checked against the CDNA4 ISA guide here.
 //   dot_operand's kWidth is the number of consecutive K elements a lane
 //   holds per instruction group: for MFMA at least the instruction's own
 //   (K*M/64: 8 for fp8, 4 for bf16; a larger kWidth makes one lane's run

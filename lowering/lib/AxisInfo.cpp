@@ -49,12 +49,13 @@ AxisInfoAnalysis::AxisInfoAnalysis(FunctionOpInterface func) {
       argDivisibility[arg] = d.getInt();
 }
 
-const AxisInfo &AxisInfoAnalysis::get(Value v) {
+AxisInfo AxisInfoAnalysis::get(Value v) {
   auto it = infos.find(v);
   if (it != infos.end())
     return it->second;
   AxisInfo info = compute(v);
-  return infos[v] = std::move(info);
+  infos[v] = info;
+  return info;
 }
 
 AxisInfo AxisInfoAnalysis::compute(Value v) {
@@ -82,7 +83,7 @@ AxisInfo AxisInfoAnalysis::compute(Value v) {
     return i;
   }
   if (auto splat = dyn_cast<SplatOp>(def)) {
-    const AxisInfo &s = get(splat.getSrc());
+    AxisInfo s = get(splat.getSrc());
     return splatOf(shape, s.divisibility[0], s.constant);
   }
   if (auto bcast = dyn_cast<BroadcastOp>(def)) {
@@ -187,7 +188,7 @@ AxisInfo AxisInfoAnalysis::compute(Value v) {
     r.constancy.assign(shape.begin(), shape.end());
     for (Value o : def->getOperands())
       if (shapeOf(o).size() == rank) {
-        const AxisInfo &oi = get(o);
+        AxisInfo oi = get(o);
         for (unsigned d = 0; d < rank; ++d)
           r.constancy[d] = std::min(r.constancy[d], oi.constancy[d]);
       }

@@ -40,7 +40,9 @@ public:
   /// promise divisibility with a `tile.divisibility` attribute.
   explicit AxisInfoAnalysis(mlir::FunctionOpInterface func);
   /// Facts about `v`; scalars are described as tensors of shape [1].
-  const AxisInfo &get(mlir::Value v);
+  /// Returned by value: a later query may insert into the cache and move
+  /// its entries, so no caller may hold a reference into it.
+  AxisInfo get(mlir::Value v);
 
 private:
   AxisInfo compute(mlir::Value v);

@@ -544,11 +544,12 @@ struct LoadPattern : public TilePattern<LoadOp> {
     if (failed(l))
       return failure();
     KernelState &ks = state.of(op);
-    const AxisInfo &offInfo = ks.axis->get(op.getOffsets());
-    const AxisInfo *maskInfo =
-        op.getMask() ? &ks.axis->get(op.getMask()) : nullptr;
+    AxisInfo offInfo = ks.axis->get(op.getOffsets());
+    std::optional<AxisInfo> maskInfo;
+    if (op.getMask())
+      maskInfo = ks.axis->get(op.getMask());
     AccessPlan plan = planAccess(
-        *l, offInfo, maskInfo, std::max(1u, stored.getIntOrFloatBitWidth() / 8),
+        *l, offInfo, maskInfo ? &*maskInfo : nullptr, std::max(1u, stored.getIntOrFloatBitWidth() / 8),
         state.target->maxVectorBytes(), pointerAlignment(adaptor.getPtr()));
     auto vt = cast<VectorType>(getTypeConverter()->convertType(op.getType()));
     Value result =
@@ -639,10 +640,12 @@ struct StorePattern : public TilePattern<StoreOp> {
     if (failed(l))
       return failure();
     KernelState &ks = state.of(op);
-    const AxisInfo *maskInfo =
-        op.getMask() ? &ks.axis->get(op.getMask()) : nullptr;
+    AxisInfo offInfo = ks.axis->get(op.getOffsets());
+    std::optional<AxisInfo> maskInfo;
+    if (op.getMask())
+      maskInfo = ks.axis->get(op.getMask());
     AccessPlan plan = planAccess(
-        *l, ks.axis->get(op.getOffsets()), maskInfo,
+        *l, offInfo, maskInfo ? &*maskInfo : nullptr,
         std::max(1u, stored.getIntOrFloatBitWidth() / 8),
         state.target->maxVectorBytes(), pointerAlignment(adaptor.getPtr()));
     int64_t w = plan.width;

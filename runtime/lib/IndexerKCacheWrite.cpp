@@ -437,54 +437,56 @@ tessel_indexer_k_cache_write(tessel_context *ctx, const tessel_tensor *k,
                              const tessel_tensor *slot_mapping,
                              const tessel_tensor *kv_cache,
                              tessel_stream stream) {
-  if (!ctx)
-    return setLastError(TESSEL_ERROR_INVALID_ARGUMENT,
-                        "indexer_k_cache_write: ctx is null");
-  IndexerProblem p;
-  if (Status s = validateIndexerKCacheWrite(k, slot_mapping, kv_cache,
-                                            ctx->device->hostMemory(), p))
-    return setLastError(s);
-  if (p.numTokens == 0) {
+  return guardApi("tessel_indexer_k_cache_write", [&]() -> tessel_status {
+    if (!ctx)
+      return setLastError(TESSEL_ERROR_INVALID_ARGUMENT,
+                          "indexer_k_cache_write: ctx is null");
+    IndexerProblem p;
+    if (Status s = validateIndexerKCacheWrite(k, slot_mapping, kv_cache,
+                                              ctx->device->hostMemory(), p))
+      return setLastError(s);
+    if (p.numTokens == 0) {
+      clearLastError();
+      return TESSEL_SUCCESS;
+    }
+    std::shared_lock<std::shared_mutex> lock(ctx->mu);
+    IndexerKey key;
+    key.cuNum = ctx->device->cuCount();
+    key.blockSize = p.blockSize;
+    key.kBf16 = p.kBf16;
+    key.tokens = p.numTokens;
+    IndexerPick pick = ctx->indexer.pick(key);
+    if (!pick.variant)
+      return setLastError(TESSEL_ERROR_NO_KERNEL,
+                          "indexer_k_cache_write: no code object for target %s "
+                          "(%s) with k_bf16=%d in the loaded bundles; load one "
+                          "with tessel_context_load_bundle() or TESSEL_BUNDLE",
+                          ctx->device->arch().c_str(), ctx->device->kind(),
+                          p.kBf16);
+    const Variant *v = pick.variant;
+    int64_t tpp = v->knob("tokens_per_program", 1);
+    if (tpp < 1)
+      tpp = 1;
+    int64_t gx = (p.numTokens + tpp - 1) / tpp;
+    uint32_t grid[3] = {static_cast<uint32_t>(gx), 1, 1};
+    if (logTunedConfigEnabled())
+      fprintf(stderr,
+              "tessel: indexer_k_cache_write arch=%s cu_num=%d head_dim=128 "
+              "kv_block_size=%lld k_dtype=%s preshuffle=0 tokens=%lld -> %s "
+              "(tokens_per_program=%lld num_waves=%lld waves_per_eu=%lld) "
+              "rule=%s line=%d grid=%lld block=%u\n",
+              ctx->device->arch().c_str(), ctx->device->cuCount(),
+              (long long)p.blockSize, p.kBf16 ? "bf16" : "f32",
+              (long long)p.numTokens, v->entry->name.c_str(), (long long)tpp,
+              (long long)v->knob("num_waves", 1),
+              (long long)v->knob("waves_per_eu", 0), pickRuleName(pick.rule),
+              pick.line, (long long)gx, v->entry->block[0]);
+    IndexerLaunchArgs args;
+    marshalIndexerKCacheWrite(p, args);
+    if (Status s = ctx->device->launch(v->fn, grid, v->entry->block,
+                                       args.params, kIndexerNumParams, stream))
+      return setLastError(s.prefix("indexer_k_cache_write: "));
     clearLastError();
     return TESSEL_SUCCESS;
-  }
-  std::shared_lock<std::shared_mutex> lock(ctx->mu);
-  IndexerKey key;
-  key.cuNum = ctx->device->cuCount();
-  key.blockSize = p.blockSize;
-  key.kBf16 = p.kBf16;
-  key.tokens = p.numTokens;
-  IndexerPick pick = ctx->indexer.pick(key);
-  if (!pick.variant)
-    return setLastError(TESSEL_ERROR_NO_KERNEL,
-                        "indexer_k_cache_write: no code object for target %s "
-                        "(%s) with k_bf16=%d in the loaded bundles; load one "
-                        "with tessel_context_load_bundle() or TESSEL_BUNDLE",
-                        ctx->device->arch().c_str(), ctx->device->kind(),
-                        p.kBf16);
-  const Variant *v = pick.variant;
-  int64_t tpp = v->knob("tokens_per_program", 1);
-  if (tpp < 1)
-    tpp = 1;
-  int64_t gx = (p.numTokens + tpp - 1) / tpp;
-  uint32_t grid[3] = {static_cast<uint32_t>(gx), 1, 1};
-  if (logTunedConfigEnabled())
-    fprintf(stderr,
-            "tessel: indexer_k_cache_write arch=%s cu_num=%d head_dim=128 "
-            "kv_block_size=%lld k_dtype=%s preshuffle=0 tokens=%lld -> %s "
-            "(tokens_per_program=%lld num_waves=%lld waves_per_eu=%lld) "
-            "rule=%s line=%d grid=%lld block=%u\n",
-            ctx->device->arch().c_str(), ctx->device->cuCount(),
-            (long long)p.blockSize, p.kBf16 ? "bf16" : "f32",
-            (long long)p.numTokens, v->entry->name.c_str(), (long long)tpp,
-            (long long)v->knob("num_waves", 1),
-            (long long)v->knob("waves_per_eu", 0), pickRuleName(pick.rule),
-            pick.line, (long long)gx, v->entry->block[0]);
-  IndexerLaunchArgs args;
-  marshalIndexerKCacheWrite(p, args);
-  if (Status s = ctx->device->launch(v->fn, grid, v->entry->block, args.params,
-                                     kIndexerNumParams, stream))
-    return setLastError(s.prefix("indexer_k_cache_write: "));
-  clearLastError();
-  return TESSEL_SUCCESS;
+  });
 }

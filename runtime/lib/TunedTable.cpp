@@ -9,6 +9,11 @@
 
 namespace tessel {
 
+namespace {
+// Tuned tables are a few kilobytes; a bigger file is a mistake.
+constexpr size_t kMaxTableBytes = size_t(16) << 20;
+} // namespace
+
 const TableSchema &indexerKCacheWriteSchema() {
   static const TableSchema s = {
       "indexer_k_cache_write",
@@ -206,7 +211,7 @@ Status loadTunedTable(const std::string &tunedDir, const TableSchema &schema,
     struct stat st;
     if (stat(path.c_str(), &st) == 0) {
       std::string text;
-      if (Status s = readFile(path, text))
+      if (Status s = readFile(path, text, kMaxTableBytes))
         return s;
       return parseTunedTable(text, path, schema, out);
     }

@@ -135,9 +135,23 @@ public:
   Status streamDestroy(void *) override { return Status::ok(); }
   Status streamSynchronize(void *) override { return Status::ok(); }
   Status memAlloc(size_t bytes, void **p) override {
-    *p = aligned_alloc(256, (bytes + 255) / 256 * 256 + 256);
+    *p = nullptr;
+    // Rounded up to 256 bytes plus 256 bytes of slack; reject sizes where
+    // that overflows rather than allocate a wrapped-around small buffer.
+    size_t total = 0;
+    if (__builtin_add_overflow(bytes, size_t(511), &total))
+      return Status::error(TESSEL_ERROR_INVALID_ARGUMENT,
+                           format("cannot allocate %zu bytes on the emu "
+                                  "device: the size overflows",
+                                  bytes));
+    total = total / 256 * 256;
+    *p = aligned_alloc(256, total);
     if (!*p)
-      return Status::error(TESSEL_ERROR_DEVICE, "out of host memory");
+      return Status::error(
+          TESSEL_ERROR_DEVICE,
+          format("cannot allocate %zu bytes on the emu device: out of host "
+                 "memory",
+                 bytes));
     return Status::ok();
   }
   Status memFree(void *p) override {

@@ -2,6 +2,8 @@
 
 #include "Device.h"
 
+#include <cinttypes>
+#include <cstring>
 #include <dlfcn.h>
 #include <map>
 
@@ -46,6 +48,46 @@ size_t Device::loadedModuleCount() {
   for (auto &kv : modules_)
     n += kv.second.size();
   return n;
+}
+
+bool tensorByteExtent(const tessel_tensor &t, uint64_t &bytes) {
+  bytes = 0;
+  int32_t dt;
+  memcpy(&dt, &t.dtype, sizeof(dt)); // any value may be stored in the enum
+  uint64_t esize = tessel_dtype_size(static_cast<tessel_dtype>(dt));
+  if (!esize || t.rank < 0 || t.rank > TESSEL_MAX_RANK)
+    return false;
+  uint64_t last = 0; // element offset of the last element
+  for (int i = 0; i < t.rank; ++i) {
+    if (t.shape[i] < 0)
+      return false;
+    if (t.shape[i] == 0)
+      return true;
+  }
+  for (int i = 0; i < t.rank; ++i) {
+    if (t.shape[i] == 1)
+      continue;
+    if (t.strides[i] < 0)
+      return false;
+    uint64_t step;
+    if (__builtin_mul_overflow(static_cast<uint64_t>(t.shape[i] - 1),
+                               static_cast<uint64_t>(t.strides[i]), &step) ||
+        __builtin_add_overflow(last, step, &last))
+      return false;
+  }
+  return !__builtin_add_overflow(last, uint64_t(1), &last) &&
+         !__builtin_mul_overflow(last, esize, &bytes);
+}
+
+Status checkTensorArg(const Device &dev, const char *op, const char *name,
+                      const tessel_tensor &t) {
+  uint64_t bytes = 0;
+  if (!tensorByteExtent(t, bytes))
+    return Status::error(TESSEL_ERROR_INVALID_ARGUMENT,
+                         format("%s: %s: extent overflows 64 bits", op, name));
+  if (bytes == 0)
+    return Status::ok();
+  return dev.checkExtent(t.data, bytes, format("%s: %s", op, name));
 }
 
 std::string runtimeLibraryDir() {

@@ -9,9 +9,11 @@
 #include "Device.h"
 #include "tessel/emu_plugin.h"
 
+#include <cinttypes>
 #include <cstdlib>
 #include <cstring>
 #include <dlfcn.h>
+#include <map>
 
 namespace tessel {
 
@@ -152,11 +154,48 @@ public:
           format("cannot allocate %zu bytes on the emu device: out of host "
                  "memory",
                  bytes));
+    std::lock_guard<std::mutex> lock(allocMu_);
+    allocs_[reinterpret_cast<uintptr_t>(*p)] = bytes;
     return Status::ok();
   }
   Status memFree(void *p) override {
+    {
+      std::lock_guard<std::mutex> lock(allocMu_);
+      auto it = allocs_.find(reinterpret_cast<uintptr_t>(p));
+      if (it == allocs_.end())
+        return Status::error(TESSEL_ERROR_INVALID_ARGUMENT,
+                             format("tessel_free: %p is not a live buffer of "
+                                    "the emu device (freed twice, or not "
+                                    "from tessel_malloc)",
+                                    p));
+      allocs_.erase(it);
+    }
     free(p);
     return Status::ok();
+  }
+  Status checkExtent(const void *p, uint64_t bytes,
+                     const std::string &what) const override {
+    uintptr_t a = reinterpret_cast<uintptr_t>(p);
+    std::lock_guard<std::mutex> lock(allocMu_);
+    // The buffer that starts at or below p, if p lies inside it.
+    auto it = allocs_.upper_bound(a);
+    if (it == allocs_.begin())
+      return Status::ok();
+    --it;
+    uintptr_t base = it->first;
+    uint64_t size = it->second;
+    if (a != base && a - base >= size)
+      return Status::ok(); // not emu memory: the caller's host memory
+    uint64_t left = size - (a - base);
+    if (bytes <= left)
+      return Status::ok();
+    return Status::error(
+        TESSEL_ERROR_INVALID_ARGUMENT,
+        format("%s: its shape, strides and dtype span %" PRIu64
+               " bytes from %p, past the end of its buffer (%" PRIu64
+               " bytes allocated at %p, %" PRIu64 " bytes from %p on)",
+               what.c_str(), bytes, p, size, reinterpret_cast<void *>(base),
+               left, p));
   }
   Status memcpy(void *dst, const void *src, size_t bytes, int) override {
     std::memmove(dst, src, bytes);
@@ -187,6 +226,8 @@ protected:
 private:
   EmuApi *api_;
   std::vector<std::unique_ptr<EmuFunction>> functions_; // under the cache lock
+  mutable std::mutex allocMu_;
+  std::map<uintptr_t, uint64_t> allocs_; // live buffers: base -> bytes
 };
 
 } // namespace

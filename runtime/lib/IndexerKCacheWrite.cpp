@@ -272,8 +272,8 @@ bool mulOk(int64_t a, int64_t b, int64_t &out) {
 
 Status validateIndexerKCacheWrite(const tessel_tensor *k,
                                   const tessel_tensor *slotMapping,
-                                  const tessel_tensor *kvCache, bool hostMemory,
-                                  IndexerProblem &p) {
+                                  const tessel_tensor *kvCache,
+                                  const Device *device, IndexerProblem &p) {
   // k [T, 128], bf16 or f32, unit inner stride.
   if (Status s = checkHeader("k", k, 2))
     return s;
@@ -376,8 +376,19 @@ Status validateIndexerKCacheWrite(const tessel_tensor *k,
     return bad("kv_cache: data %p is not 16-byte aligned", kvCache->data);
   p.cache = kvCache->data;
 
+  if (!device)
+    return Status::ok();
+  // The declared extents must fit the buffers the device knows, before the
+  // slots are read below and before the kernel reads anything.
+  const char *op = "indexer_k_cache_write";
+  if (Status s = checkTensorArg(*device, op, "k", *k))
+    return s;
+  if (Status s = checkTensorArg(*device, op, "slot_mapping", *slotMapping))
+    return s;
+  if (Status s = checkTensorArg(*device, op, "kv_cache", *kvCache))
+    return s;
   // Slots past the cache: checkable where device memory is host memory.
-  if (hostMemory) {
+  if (device->hostMemory()) {
     const int64_t *s = static_cast<const int64_t *>(p.slots);
     for (int64_t t = 0; t < p.numTokens; ++t)
       if (s[t] >= p.numSlots)
@@ -443,7 +454,7 @@ tessel_indexer_k_cache_write(tessel_context *ctx, const tessel_tensor *k,
                           "indexer_k_cache_write: ctx is null");
     IndexerProblem p;
     if (Status s = validateIndexerKCacheWrite(k, slot_mapping, kv_cache,
-                                              ctx->device->hostMemory(), p))
+                                              ctx->device, p))
       return setLastError(s);
     if (p.numTokens == 0) {
       clearLastError();

@@ -134,7 +134,7 @@ TEST(Marshalling, FlattensIntoThe19ParamAbi) {
   tessel_tensor c = makeTensor(cmem, TESSEL_DTYPE_U8, {3, 32, 1, 132},
                                {32 * 132, 132, 132, 1});
   IndexerProblem p;
-  Status st = validateIndexerKCacheWrite(&k, &s, &c, true, p);
+  Status st = validateIndexerKCacheWrite(&k, &s, &c, nullptr, p);
   ASSERT_TRUE(st.isOk()) << st.message();
   IndexerLaunchArgs a;
   marshalIndexerKCacheWrite(p, a);

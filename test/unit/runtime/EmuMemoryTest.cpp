@@ -61,3 +61,89 @@ TEST_F(EmuMemory, OrdinarySizesWork) {
     EXPECT_EQ(tessel_free(ctx, p), TESSEL_SUCCESS);
   }
 }
+
+namespace {
+
+// Buffers from tessel_malloc, sized by the test; the tensors may claim more.
+class EmuExtents : public EmuMemory {
+protected:
+  static constexpr int64_t T = 8, BS = 16, NB = 2;
+  void SetUp() override {
+    EmuMemory::SetUp();
+    ASSERT_EQ(tessel_malloc(ctx, T * 128 * 2, &kbuf), TESSEL_SUCCESS);
+    ASSERT_EQ(tessel_malloc(ctx, T * 8, &sbuf), TESSEL_SUCCESS);
+    ASSERT_EQ(tessel_malloc(ctx, NB * BS * 132, &cbuf), TESSEL_SUCCESS);
+    memset(sbuf, 0, T * 8); // slot 0 for every token
+    k = makeTensor(kbuf, TESSEL_DTYPE_BF16, {T, 128}, {128, 1});
+    s = makeTensor(sbuf, TESSEL_DTYPE_I64, {T}, {1});
+    c = makeTensor(cbuf, TESSEL_DTYPE_U8, {NB, BS, 1, 132},
+                   {BS * 132, 132, 132, 1});
+  }
+  void TearDown() override {
+    for (void *p : {kbuf, sbuf, cbuf})
+      EXPECT_EQ(tessel_free(ctx, p), TESSEL_SUCCESS);
+    EmuMemory::TearDown();
+  }
+  // Expects INVALID_ARGUMENT naming the argument and the overrun.
+  void expectOverrun(const std::string &arg) {
+    EXPECT_EQ(tessel_indexer_k_cache_write(ctx, &k, &s, &c, nullptr),
+              TESSEL_ERROR_INVALID_ARGUMENT);
+    std::string msg = tessel_last_error();
+    EXPECT_TRUE(contains(msg, "indexer_k_cache_write: " + arg + ": its shape, "
+                                                                "strides and "
+                                                                "dtype span"))
+        << msg;
+    EXPECT_TRUE(contains(msg, "past the end of its buffer")) << msg;
+  }
+  void *kbuf = nullptr, *sbuf = nullptr, *cbuf = nullptr;
+  tessel_tensor k, s, c;
+};
+
+} // namespace
+
+TEST_F(EmuExtents, FittingTensorsReachDispatch) {
+  // No bundle is loaded: a valid call fails only for want of a kernel.
+  EXPECT_EQ(tessel_indexer_k_cache_write(ctx, &k, &s, &c, nullptr),
+            TESSEL_ERROR_NO_KERNEL)
+      << tessel_last_error();
+}
+
+TEST_F(EmuExtents, KDeclaredF32OverBf16Data) {
+  k.dtype = TESSEL_DTYPE_F32; // twice the bytes of the buffer
+  expectOverrun("k");
+}
+
+TEST_F(EmuExtents, MoreTokensThanTheSlotBuffer) {
+  // k is big enough for 2*T bf16 rows; the slot buffer holds only T.
+  void *big = nullptr;
+  ASSERT_EQ(tessel_malloc(ctx, 2 * T * 128 * 2, &big), TESSEL_SUCCESS);
+  k = makeTensor(big, TESSEL_DTYPE_BF16, {2 * T, 128}, {128, 1});
+  s.shape[0] = 2 * T;
+  expectOverrun("slot_mapping");
+  EXPECT_EQ(tessel_free(ctx, big), TESSEL_SUCCESS);
+}
+
+TEST_F(EmuExtents, MoreBlocksThanTheCacheBuffer) {
+  c.shape[0] = NB + 1;
+  expectOverrun("kv_cache");
+}
+
+TEST_F(EmuExtents, RowStridePastTheBuffer) {
+  k.strides[0] = 256; // rows 256 elements apart over a buffer of 128-wide rows
+  expectOverrun("k");
+}
+
+TEST_F(EmuExtents, InteriorPointerPastTheEnd) {
+  k = makeTensor(static_cast<char *>(kbuf) + 256, TESSEL_DTYPE_BF16, {T, 128},
+                 {128, 1});
+  expectOverrun("k");
+}
+
+TEST_F(EmuExtents, FreeingTwiceIsAnError) {
+  void *p = nullptr;
+  ASSERT_EQ(tessel_malloc(ctx, 64, &p), TESSEL_SUCCESS);
+  EXPECT_EQ(tessel_free(ctx, p), TESSEL_SUCCESS);
+  EXPECT_EQ(tessel_free(ctx, p), TESSEL_ERROR_INVALID_ARGUMENT);
+  EXPECT_TRUE(contains(tessel_last_error(), "is not a live buffer"))
+      << tessel_last_error();
+}

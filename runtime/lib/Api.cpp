@@ -93,6 +93,26 @@ Status loadBundle(tessel_context *ctx, const std::string &path) {
   return addBundle(ctx, std::move(b), path);
 }
 
+// Loads every op's tuned table, so that a malformed one fails context
+// creation whichever op is used later.
+Status loadTables(tessel_context *ctx) {
+  std::vector<TunedTable> tables;
+  std::vector<std::string> notes;
+  if (Status s = loadTunedTables(ctx->config.tunedDir, tables, notes))
+    return s;
+  const auto &schemas = tunedTableSchemas();
+  for (size_t i = 0; i < schemas.size(); ++i) {
+    if (schemas[i] == &indexerKCacheWriteSchema())
+      ctx->indexerTable = std::move(tables[i]);
+    else if (schemas[i] == &pagedMqaLogitsSchema())
+      ctx->pagedMqaLogitsTable = std::move(tables[i]);
+  }
+  if (ctx->config.logTunedConfig)
+    for (const auto &n : notes)
+      fprintf(stderr, "tessel: %s\n", n.c_str());
+  return Status::ok();
+}
+
 Status loadEmbeddedBundle(tessel_context *ctx) {
   const void *data = nullptr;
   size_t size = 0;
@@ -190,9 +210,7 @@ tessel_status tessel_context_create(const char *device, int ordinal,
     std::string kind = device ? device : ctx->config.device;
     if (Status s = acquireDevice(kind, ordinal, ctx->config, &ctx->device))
       return setLastError(s);
-    if (Status s =
-            loadTunedTable(ctx->config.tunedDir, indexerKCacheWriteSchema(),
-                           ctx->indexerTable))
+    if (Status s = loadTables(ctx.get()))
       return setLastError(s);
     {
       std::unique_lock<std::shared_mutex> lock(ctx->mu);

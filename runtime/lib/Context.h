@@ -146,6 +146,7 @@ struct tessel_context {
   std::vector<std::unique_ptr<tessel::Bundle>> bundles;
   std::vector<std::unique_ptr<tessel::Variant>> variants;
   tessel::TunedTable indexerTable;
+  tessel::TunedTable pagedMqaLogitsTable; // validated; no op reads it yet
   tessel::IndexerDispatch indexer;
   std::vector<std::string> warnings;
 };

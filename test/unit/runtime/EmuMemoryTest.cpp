@@ -89,9 +89,10 @@ protected:
     EXPECT_EQ(tessel_indexer_k_cache_write(ctx, &k, &s, &c, nullptr),
               TESSEL_ERROR_INVALID_ARGUMENT);
     std::string msg = tessel_last_error();
-    EXPECT_TRUE(contains(msg, "indexer_k_cache_write: " + arg + ": its shape, "
-                                                                "strides and "
-                                                                "dtype span"))
+    EXPECT_TRUE(contains(msg, "indexer_k_cache_write: " + arg +
+                                  ": its shape, "
+                                  "strides and "
+                                  "dtype span"))
         << msg;
     EXPECT_TRUE(contains(msg, "past the end of its buffer")) << msg;
   }

@@ -105,8 +105,7 @@ TEST_F(FileInput, TesselBundleDevZeroFails) {
 TEST_F(FileInput, TunedTableLinkedToDevZeroFails) {
   std::string csv = dir + "/indexer_k_cache_write.csv";
   ASSERT_EQ(0, symlink("/dev/zero", csv.c_str()));
-  ASSERT_EQ(tessel_config_set("TESSEL_TUNED_DIR", dir.c_str()),
-            TESSEL_SUCCESS);
+  ASSERT_EQ(tessel_config_set("TESSEL_TUNED_DIR", dir.c_str()), TESSEL_SUCCESS);
   tessel_context *ctx = nullptr;
   EXPECT_NE(tessel_context_create("emu", 0, &ctx), TESSEL_SUCCESS);
   EXPECT_EQ(ctx, nullptr);
@@ -150,8 +149,8 @@ TEST_F(FileInput, OutOfMemoryIsAnErrorNotACrash) {
   }
   int status = 0;
   ASSERT_EQ(waitpid(pid, &status, 0), pid);
-  ASSERT_TRUE(WIFEXITED(status)) << "the child died of signal "
-                                 << WTERMSIG(status);
+  ASSERT_TRUE(WIFEXITED(status))
+      << "the child died of signal " << WTERMSIG(status);
   EXPECT_EQ(WEXITSTATUS(status), 0);
   tessel_context_destroy(ctx);
 }

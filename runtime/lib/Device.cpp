@@ -133,11 +133,19 @@ Status acquireDevice(const std::string &kindIn, int ordinal, const Config &cfg,
                      Device **out) {
   if (ordinal < 0)
     return Status::error(TESSEL_ERROR_INVALID_ARGUMENT,
-                         format("device ordinal %d is negative", ordinal));
+                         format("device ordinal %d is negative (valid: 0 and "
+                                "up, below the device count)",
+                                ordinal));
   std::lock_guard<std::mutex> lock(registryMutex);
   auto get = [&](const std::string &kind) -> Status {
-    // The emulator is one device; its ordinal is ignored.
-    int ord = kind.compare(0, 3, "emu") == 0 ? 0 : ordinal;
+    // The emulator is one device, ordinal 0.
+    bool emu = kind.compare(0, 3, "emu") == 0;
+    if (emu && ordinal != 0)
+      return Status::error(TESSEL_ERROR_INVALID_ARGUMENT,
+                           format("device ordinal %d is out of range for %s "
+                                  "(valid: 0)",
+                                  ordinal, kind.c_str()));
+    int ord = ordinal;
     std::string key = kind == "emu" ? "emu:gfx942" : kind;
     auto it = registry().find({key, ord});
     if (it != registry().end()) {

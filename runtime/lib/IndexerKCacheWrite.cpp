@@ -253,11 +253,17 @@ Status checkHeader(const char *name, const tessel_tensor *t, int rank) {
     return bad("%s is null", name);
   if (t->rank != rank)
     return bad("%s: rank must be %d, got %d", name, rank, t->rank);
-  for (int i = 0; i < rank; ++i) {
+  for (int i = 0; i < rank; ++i)
     if (t->shape[i] < 0)
       return bad("%s: shape[%d] = %" PRId64 " is negative", name, i,
                  t->shape[i]);
-    if (t->strides[i] < 0)
+  // No stride of an empty tensor, nor that of a dimension of size 1, is ever
+  // used (numpy reports 0 for them), so they may be anything.
+  bool empty = false;
+  for (int i = 0; i < rank; ++i)
+    empty |= t->shape[i] == 0;
+  for (int i = 0; i < rank && !empty; ++i) {
+    if (t->shape[i] > 1 && t->strides[i] < 0)
       return bad("%s: strides[%d] = %" PRId64 " is negative", name, i,
                  t->strides[i]);
   }
@@ -289,7 +295,8 @@ Status validateIndexerKCacheWrite(const tessel_tensor *k,
   if (p.numTokens > INT32_MAX)
     return bad("k: %" PRId64 " tokens exceed the kernel's i32 token count",
                p.numTokens);
-  if (k->strides[1] != 1)
+  // An empty k (no tokens) is a no-op whatever its strides and pointer.
+  if (p.numTokens > 0 && k->strides[1] != 1)
     return bad("k: inner stride must be 1, got %" PRId64, k->strides[1]);
   p.kRowStride = k->strides[0];
   if (p.numTokens > 1 && p.kRowStride < kIndexerHeadDim)
@@ -307,7 +314,7 @@ Status validateIndexerKCacheWrite(const tessel_tensor *k,
     p.kRowStride = kIndexerHeadDim;
   if (p.numTokens > 0 && !k->data)
     return bad("k: data is null");
-  if (reinterpret_cast<uintptr_t>(k->data) % 16 != 0)
+  if (p.numTokens > 0 && reinterpret_cast<uintptr_t>(k->data) % 16 != 0)
     return bad("k: data %p is not 16-byte aligned", k->data);
   int64_t span = 0;
   if (p.numTokens > 0 &&
@@ -332,7 +339,8 @@ Status validateIndexerKCacheWrite(const tessel_tensor *k,
                slotMapping->strides[0]);
   if (p.numTokens > 0 && !slotMapping->data)
     return bad("slot_mapping: data is null");
-  if (reinterpret_cast<uintptr_t>(slotMapping->data) % 8 != 0)
+  if (p.numTokens > 0 &&
+      reinterpret_cast<uintptr_t>(slotMapping->data) % 8 != 0)
     return bad("slot_mapping: data %p is not 8-byte aligned",
                slotMapping->data);
   p.slots = slotMapping->data;

@@ -91,6 +91,7 @@ TEST_F(IndexerValidation, StridesOfEmptyAndSizeOneDimsDoNotMatter) {
       << tessel_last_error();
   // One token: the row stride and the slot stride are never used. The call
   // passes validation and stops only for want of a kernel.
+  TearDown();
   SetUp();
   k.shape[0] = 1;
   k.strides[0] = 0;

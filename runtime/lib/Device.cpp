@@ -87,7 +87,12 @@ Status checkTensorArg(const Device &dev, const char *op, const char *name,
                          format("%s: %s: extent overflows 64 bits", op, name));
   if (bytes == 0)
     return Status::ok();
-  return dev.checkExtent(t.data, bytes, format("%s: %s", op, name));
+  Status s = dev.checkExtent(t.data, bytes, format("%s: %s", op, name));
+  if (s)
+    return Status::error(s.code(), s.message() +
+                                       "; the extent follows from its shape, "
+                                       "strides and dtype");
+  return s;
 }
 
 std::string runtimeLibraryDir() {

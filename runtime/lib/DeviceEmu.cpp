@@ -191,13 +191,17 @@ public:
       return Status::ok();
     return Status::error(
         TESSEL_ERROR_INVALID_ARGUMENT,
-        format("%s: its shape, strides and dtype span %" PRIu64
-               " bytes from %p, past the end of its buffer (%" PRIu64
-               " bytes allocated at %p, %" PRIu64 " bytes from %p on)",
+        format("%s: the %" PRIu64 " bytes from %p run past the end of its "
+               "buffer (%" PRIu64 " bytes allocated at %p, %" PRIu64
+               " left from %p)",
                what.c_str(), bytes, p, size, reinterpret_cast<void *>(base),
                left, p));
   }
   Status memcpy(void *dst, const void *src, size_t bytes, int) override {
+    if (Status s = checkExtent(dst, bytes, "tessel_memcpy: dst"))
+      return s;
+    if (Status s = checkExtent(src, bytes, "tessel_memcpy: src"))
+      return s;
     std::memmove(dst, src, bytes);
     return Status::ok();
   }

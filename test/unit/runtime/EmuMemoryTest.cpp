@@ -89,12 +89,11 @@ protected:
     EXPECT_EQ(tessel_indexer_k_cache_write(ctx, &k, &s, &c, nullptr),
               TESSEL_ERROR_INVALID_ARGUMENT);
     std::string msg = tessel_last_error();
-    EXPECT_TRUE(contains(msg, "indexer_k_cache_write: " + arg +
-                                  ": its shape, "
-                                  "strides and "
-                                  "dtype span"))
+    EXPECT_TRUE(contains(msg, "indexer_k_cache_write: " + arg + ": the "))
         << msg;
-    EXPECT_TRUE(contains(msg, "past the end of its buffer")) << msg;
+    EXPECT_TRUE(contains(msg, "run past the end of its buffer")) << msg;
+    EXPECT_TRUE(contains(msg, "follows from its shape, strides and dtype"))
+        << msg;
   }
   void *kbuf = nullptr, *sbuf = nullptr, *cbuf = nullptr;
   tessel_tensor k, s, c;
@@ -147,4 +146,24 @@ TEST_F(EmuExtents, FreeingTwiceIsAnError) {
   EXPECT_EQ(tessel_free(ctx, p), TESSEL_ERROR_INVALID_ARGUMENT);
   EXPECT_TRUE(contains(tessel_last_error(), "is not a live buffer"))
       << tessel_last_error();
+}
+
+TEST_F(EmuMemory, MemcpyPastABufferIsAnError) {
+  void *a = nullptr, *b = nullptr;
+  ASSERT_EQ(tessel_malloc(ctx, 100, &a), TESSEL_SUCCESS);
+  ASSERT_EQ(tessel_malloc(ctx, 200, &b), TESSEL_SUCCESS);
+  EXPECT_EQ(tessel_memcpy(ctx, a, b, 100, 2), TESSEL_SUCCESS);
+  EXPECT_EQ(tessel_memcpy(ctx, a, b, 150, 2), TESSEL_ERROR_INVALID_ARGUMENT);
+  EXPECT_TRUE(
+      contains(tessel_last_error(), "tessel_memcpy: dst: the 150 bytes from"))
+      << tessel_last_error();
+  EXPECT_EQ(tessel_memcpy(ctx, static_cast<char *>(b) + 150, a, 60, 2),
+            TESSEL_ERROR_INVALID_ARGUMENT);
+  EXPECT_TRUE(contains(tessel_last_error(), "tessel_memcpy: dst"))
+      << tessel_last_error();
+  EXPECT_EQ(tessel_memcpy(ctx, b, a, 101, 2), TESSEL_ERROR_INVALID_ARGUMENT);
+  EXPECT_TRUE(contains(tessel_last_error(), "tessel_memcpy: src"))
+      << tessel_last_error();
+  EXPECT_EQ(tessel_free(ctx, a), TESSEL_SUCCESS);
+  EXPECT_EQ(tessel_free(ctx, b), TESSEL_SUCCESS);
 }

@@ -102,6 +102,18 @@ Status loadEmuApi(const Config &cfg, EmuApi **out) {
                            tried);
 }
 
+// The live buffers of every emu device (base -> bytes). Emu memory is host
+// memory, shared by the gfx942 and gfx950 emu devices, so one registry serves
+// both. Leaked on purpose: buffers may be freed from static destructors.
+struct EmuBuffers {
+  std::mutex mu;
+  std::map<uintptr_t, uint64_t> live;
+};
+EmuBuffers &emuBuffers() {
+  static auto *b = new EmuBuffers();
+  return *b;
+}
+
 struct EmuFunction {
   tessel_emu_module *module;
   std::string kernel;
@@ -154,21 +166,23 @@ public:
           format("cannot allocate %zu bytes on the emu device: out of host "
                  "memory",
                  bytes));
-    std::lock_guard<std::mutex> lock(allocMu_);
-    allocs_[reinterpret_cast<uintptr_t>(*p)] = bytes;
+    EmuBuffers &bufs = emuBuffers();
+    std::lock_guard<std::mutex> lock(bufs.mu);
+    bufs.live[reinterpret_cast<uintptr_t>(*p)] = bytes;
     return Status::ok();
   }
   Status memFree(void *p) override {
     {
-      std::lock_guard<std::mutex> lock(allocMu_);
-      auto it = allocs_.find(reinterpret_cast<uintptr_t>(p));
-      if (it == allocs_.end())
+      EmuBuffers &bufs = emuBuffers();
+      std::lock_guard<std::mutex> lock(bufs.mu);
+      auto it = bufs.live.find(reinterpret_cast<uintptr_t>(p));
+      if (it == bufs.live.end())
         return Status::error(TESSEL_ERROR_INVALID_ARGUMENT,
                              format("tessel_free: %p is not a live buffer of "
                                     "the emu device (freed twice, or not "
                                     "from tessel_malloc)",
                                     p));
-      allocs_.erase(it);
+      bufs.live.erase(it);
     }
     free(p);
     return Status::ok();
@@ -176,10 +190,11 @@ public:
   Status checkExtent(const void *p, uint64_t bytes,
                      const std::string &what) const override {
     uintptr_t a = reinterpret_cast<uintptr_t>(p);
-    std::lock_guard<std::mutex> lock(allocMu_);
+    EmuBuffers &bufs = emuBuffers();
+    std::lock_guard<std::mutex> lock(bufs.mu);
     // The buffer that starts at or below p, if p lies inside it.
-    auto it = allocs_.upper_bound(a);
-    if (it == allocs_.begin())
+    auto it = bufs.live.upper_bound(a);
+    if (it == bufs.live.begin())
       return Status::ok();
     --it;
     uintptr_t base = it->first;
@@ -230,8 +245,6 @@ protected:
 private:
   EmuApi *api_;
   std::vector<std::unique_ptr<EmuFunction>> functions_; // under the cache lock
-  mutable std::mutex allocMu_;
-  std::map<uintptr_t, uint64_t> allocs_; // live buffers: base -> bytes
 };
 
 } // namespace

@@ -167,3 +167,20 @@ TEST_F(EmuMemory, MemcpyPastABufferIsAnError) {
   EXPECT_EQ(tessel_free(ctx, a), TESSEL_SUCCESS);
   EXPECT_EQ(tessel_free(ctx, b), TESSEL_SUCCESS);
 }
+
+TEST_F(EmuMemory, BuffersAreSharedByBothEmuTargets) {
+  // Emu memory is host memory: a buffer from one emu context may be used and
+  // freed through another, and is checked there too.
+  tessel_context *other = nullptr;
+  ASSERT_EQ(tessel_context_create("emu:gfx950", 0, &other), TESSEL_SUCCESS)
+      << tessel_last_error();
+  void *p = nullptr, *q = nullptr;
+  ASSERT_EQ(tessel_malloc(ctx, 64, &p), TESSEL_SUCCESS);
+  ASSERT_EQ(tessel_malloc(ctx, 64, &q), TESSEL_SUCCESS);
+  EXPECT_EQ(tessel_memcpy(other, p, q, 65, 2), TESSEL_ERROR_INVALID_ARGUMENT);
+  EXPECT_TRUE(contains(tessel_last_error(), "run past the end of its buffer"))
+      << tessel_last_error();
+  EXPECT_EQ(tessel_free(other, p), TESSEL_SUCCESS);
+  EXPECT_EQ(tessel_free(other, q), TESSEL_SUCCESS);
+  tessel_context_destroy(other);
+}

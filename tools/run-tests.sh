@@ -2,7 +2,8 @@
 # Builds Tessel from nothing and runs every test: lit + FileCheck (IR, ISA,
 # PTX), GoogleTest (runtime, emulator, back end, kernels on the emulator),
 # pytest (Python binding) and the install-consumer test. GPU tests skip
-# without a GPU. Also checks that the runtime alone builds without LLVM/MLIR.
+# without a GPU. Then builds the runtime alone, without LLVM/MLIR, under
+# ASan + UBSan and runs its tests there.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 tools/setup-deps.sh
@@ -13,8 +14,8 @@ cmake -G Ninja -S . -B "$BUILD" -DCMAKE_BUILD_TYPE=Release
 ninja -C "$BUILD" -j "$JOBS"
 (cd "$BUILD" && ctest --output-on-failure -j "$JOBS")
 
-# The runtime core must build on a GPU host that has no LLVM or MLIR.
-cmake -G Ninja -S . -B "$BUILD-runtime-only" -DCMAKE_BUILD_TYPE=Release \
-  -DTESSEL_BUILD_COMPILER=OFF -DTESSEL_BUILD_TESTS=OFF
-ninja -C "$BUILD-runtime-only" -j "$JOBS"
+# The runtime alone, as on a GPU host with no LLVM or MLIR, built with
+# AddressSanitizer and UndefinedBehaviorSanitizer (any report fails the run);
+# its unit, CLI and Python tests run under them.
+tools/run-sanitized-runtime-tests.sh "$BUILD-asan" "$JOBS"
 echo "run-tests: all tests passed"

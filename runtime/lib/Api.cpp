@@ -93,6 +93,26 @@ Status loadBundle(tessel_context *ctx, const std::string &path) {
   return addBundle(ctx, std::move(b), path);
 }
 
+// Loads every op's tuned table, so that a malformed one fails context
+// creation whichever op is used later.
+Status loadTables(tessel_context *ctx) {
+  std::vector<TunedTable> tables;
+  std::vector<std::string> notes;
+  if (Status s = loadTunedTables(ctx->config.tunedDir, tables, notes))
+    return s;
+  const auto &schemas = tunedTableSchemas();
+  for (size_t i = 0; i < schemas.size(); ++i) {
+    if (schemas[i] == &indexerKCacheWriteSchema())
+      ctx->indexerTable = std::move(tables[i]);
+    else if (schemas[i] == &pagedMqaLogitsSchema())
+      ctx->pagedMqaLogitsTable = std::move(tables[i]);
+  }
+  if (ctx->config.logTunedConfig)
+    for (const auto &n : notes)
+      fprintf(stderr, "tessel: %s\n", n.c_str());
+  return Status::ok();
+}
+
 Status loadEmbeddedBundle(tessel_context *ctx) {
   const void *data = nullptr;
   size_t size = 0;
@@ -167,57 +187,62 @@ size_t tessel_dtype_size(tessel_dtype t) {
 }
 
 tessel_status tessel_config_set(const char *name, const char *value) {
-  if (!name || !value)
-    return setLastError(TESSEL_ERROR_INVALID_ARGUMENT,
-                        "tessel_config_set: name or value is null");
-  if (Status s = setKnob(name, value))
-    return setLastError(s);
-  clearLastError();
-  return TESSEL_SUCCESS;
+  return guardApi("tessel_config_set", [&]() -> tessel_status {
+    if (!name || !value)
+      return setLastError(TESSEL_ERROR_INVALID_ARGUMENT,
+                          "tessel_config_set: name or value is null");
+    if (Status s = setKnob(name, value))
+      return setLastError(s);
+    clearLastError();
+    return TESSEL_SUCCESS;
+  });
 }
 
 tessel_status tessel_context_create(const char *device, int ordinal,
                                     tessel_context **out) {
-  if (!out)
-    return setLastError(TESSEL_ERROR_INVALID_ARGUMENT,
-                        "tessel_context_create: out is null");
-  *out = nullptr;
-  auto ctx = std::make_unique<tessel_context>();
-  ctx->config = currentConfig();
-  std::string kind = device ? device : ctx->config.device;
-  if (Status s = acquireDevice(kind, ordinal, ctx->config, &ctx->device))
-    return setLastError(s);
-  if (Status s = loadTunedTable(ctx->config.tunedDir,
-                                indexerKCacheWriteSchema(), ctx->indexerTable))
-    return setLastError(s);
-  {
-    std::unique_lock<std::shared_mutex> lock(ctx->mu);
-    rebuildDispatch(ctx.get());
-  }
-  // TESSEL_BUNDLE replaces the built-in bundle rather than adding to it, so
-  // that a rebuilt bundle with the same variant names can be tried.
-  if (!ctx->config.bundle.empty()) {
-    if (Status s = loadBundle(ctx.get(), ctx->config.bundle))
-      return setLastError(s.prefix("TESSEL_BUNDLE: "));
-  } else if (Status s = loadEmbeddedBundle(ctx.get())) {
-    return setLastError(s);
-  }
-  *out = ctx.release();
-  clearLastError();
-  return TESSEL_SUCCESS;
+  return guardApi("tessel_context_create", [&]() -> tessel_status {
+    if (!out)
+      return setLastError(TESSEL_ERROR_INVALID_ARGUMENT,
+                          "tessel_context_create: out is null");
+    *out = nullptr;
+    auto ctx = std::make_unique<tessel_context>();
+    ctx->config = currentConfig();
+    std::string kind = device ? device : ctx->config.device;
+    if (Status s = acquireDevice(kind, ordinal, ctx->config, &ctx->device))
+      return setLastError(s);
+    if (Status s = loadTables(ctx.get()))
+      return setLastError(s);
+    {
+      std::unique_lock<std::shared_mutex> lock(ctx->mu);
+      rebuildDispatch(ctx.get());
+    }
+    // TESSEL_BUNDLE replaces the built-in bundle rather than adding to it, so
+    // that a rebuilt bundle with the same variant names can be tried.
+    if (!ctx->config.bundle.empty()) {
+      if (Status s = loadBundle(ctx.get(), ctx->config.bundle))
+        return setLastError(s.prefix("TESSEL_BUNDLE: "));
+    } else if (Status s = loadEmbeddedBundle(ctx.get())) {
+      return setLastError(s);
+    }
+    *out = ctx.release();
+    clearLastError();
+    return TESSEL_SUCCESS;
+  });
 }
 
 void tessel_context_destroy(tessel_context *ctx) { delete ctx; }
 
 tessel_status tessel_context_load_bundle(tessel_context *ctx,
                                          const char *path) {
-  if (!ctx || !path)
-    return setLastError(TESSEL_ERROR_INVALID_ARGUMENT,
-                        "tessel_context_load_bundle: ctx or path is null");
-  if (Status s = loadBundle(ctx, path))
-    return setLastError(s);
-  clearLastError();
-  return TESSEL_SUCCESS;
+  return guardApi("tessel_context_load_bundle", [&]() -> tessel_status {
+    if (!ctx || !path)
+      return setLastError(TESSEL_ERROR_INVALID_ARGUMENT,
+                          "tessel_context_load_bundle: ctx or path is null");
+    if (Status s = loadBundle(ctx, path))
+      return setLastError(s);
+    clearLastError();
+    return TESSEL_SUCCESS;
+  });
 }
 
 tessel_status tessel_context_compile_variant(tessel_context *ctx,
@@ -225,49 +250,51 @@ tessel_status tessel_context_compile_variant(tessel_context *ctx,
                                              const char *const *knob_names,
                                              const int64_t *knob_values,
                                              size_t num_knobs) {
-  if (!ctx || !source_path || (num_knobs && (!knob_names || !knob_values)))
-    return setLastError(TESSEL_ERROR_INVALID_ARGUMENT,
-                        "tessel_context_compile_variant: null argument");
-  KnobList knobs;
-  for (size_t i = 0; i < num_knobs; ++i) {
-    if (!knob_names[i])
+  return guardApi("tessel_context_compile_variant", [&]() -> tessel_status {
+    if (!ctx || !source_path || (num_knobs && (!knob_names || !knob_values)))
       return setLastError(TESSEL_ERROR_INVALID_ARGUMENT,
-                          "tessel_context_compile_variant: knob name %zu is "
-                          "null",
-                          i);
-    knobs.emplace_back(knob_names[i], knob_values[i]);
-  }
-  Device *dev = ctx->device;
-  std::string target = dev->codeFormat() == CodeFormat::Simt
-                           ? "emu-" + dev->arch()
-                           : dev->arch();
-  JitCache cache(ctx->config.cacheDir, ctx->config.jitLibrary);
-  auto b = std::make_unique<Bundle>();
-  b->entries.emplace_back();
-  bool hit = false;
-  if (Status s =
-          cache.getOrCompile(source_path, target, knobs, b->entries[0], &hit))
-    return setLastError(s);
-  if (b->entries[0].target != dev->arch() ||
-      b->entries[0].format != dev->codeFormat())
-    return setLastError(TESSEL_ERROR_NO_KERNEL,
-                        "the JIT plugin returned code for %s (%s), not for "
-                        "this %s device (%s)",
-                        b->entries[0].target.c_str(),
-                        codeFormatName(b->entries[0].format), dev->kind(),
-                        dev->arch().c_str());
-  {
-    // Compiling the same variant again is a no-op.
-    std::shared_lock<std::shared_mutex> lock(ctx->mu);
-    for (const auto &v : ctx->variants)
-      if (v->entry->name == b->entries[0].name &&
-          v->entry->code == b->entries[0].code)
-        return finish(Status::ok());
-  }
-  if (ctx->config.logTunedConfig)
-    fprintf(stderr, "tessel: JIT %s for %s: %s\n", source_path, target.c_str(),
-            hit ? "cache hit" : "compiled");
-  return finish(addBundle(ctx, std::move(b), source_path));
+                          "tessel_context_compile_variant: null argument");
+    KnobList knobs;
+    for (size_t i = 0; i < num_knobs; ++i) {
+      if (!knob_names[i])
+        return setLastError(TESSEL_ERROR_INVALID_ARGUMENT,
+                            "tessel_context_compile_variant: knob name %zu is "
+                            "null",
+                            i);
+      knobs.emplace_back(knob_names[i], knob_values[i]);
+    }
+    Device *dev = ctx->device;
+    std::string target = dev->codeFormat() == CodeFormat::Simt
+                             ? "emu-" + dev->arch()
+                             : dev->arch();
+    JitCache cache(ctx->config.cacheDir, ctx->config.jitLibrary);
+    auto b = std::make_unique<Bundle>();
+    b->entries.emplace_back();
+    bool hit = false;
+    if (Status s =
+            cache.getOrCompile(source_path, target, knobs, b->entries[0], &hit))
+      return setLastError(s);
+    if (b->entries[0].target != dev->arch() ||
+        b->entries[0].format != dev->codeFormat())
+      return setLastError(TESSEL_ERROR_NO_KERNEL,
+                          "the JIT plugin returned code for %s (%s), not for "
+                          "this %s device (%s)",
+                          b->entries[0].target.c_str(),
+                          codeFormatName(b->entries[0].format), dev->kind(),
+                          dev->arch().c_str());
+    {
+      // Compiling the same variant again is a no-op.
+      std::shared_lock<std::shared_mutex> lock(ctx->mu);
+      for (const auto &v : ctx->variants)
+        if (v->entry->name == b->entries[0].name &&
+            v->entry->code == b->entries[0].code)
+          return finish(Status::ok());
+    }
+    if (ctx->config.logTunedConfig)
+      fprintf(stderr, "tessel: JIT %s for %s: %s\n", source_path,
+              target.c_str(), hit ? "cache hit" : "compiled");
+    return finish(addBundle(ctx, std::move(b), source_path));
+  });
 }
 
 const char *tessel_context_device_kind(const tessel_context *ctx) {
@@ -285,51 +312,64 @@ int tessel_context_cu_count(const tessel_context *ctx) {
     return setLastError(TESSEL_ERROR_INVALID_ARGUMENT, fn ": ctx is null");
 
 tessel_status tessel_stream_create(tessel_context *ctx, tessel_stream *out) {
-  TESSEL_CHECK_CTX("tessel_stream_create");
-  if (!out)
-    return setLastError(TESSEL_ERROR_INVALID_ARGUMENT,
-                        "tessel_stream_create: out is null");
-  void *s = nullptr;
-  Status st = ctx->device->streamCreate(&s);
-  *out = static_cast<tessel_stream>(s);
-  return finish(st);
+  return guardApi("tessel_stream_create", [&]() -> tessel_status {
+    TESSEL_CHECK_CTX("tessel_stream_create");
+    if (!out)
+      return setLastError(TESSEL_ERROR_INVALID_ARGUMENT,
+                          "tessel_stream_create: out is null");
+    void *s = nullptr;
+    Status st = ctx->device->streamCreate(&s);
+    *out = static_cast<tessel_stream>(s);
+    return finish(st);
+  });
 }
 
 tessel_status tessel_stream_destroy(tessel_context *ctx, tessel_stream s) {
-  TESSEL_CHECK_CTX("tessel_stream_destroy");
-  return finish(ctx->device->streamDestroy(s));
+  return guardApi("tessel_stream_destroy", [&]() -> tessel_status {
+    TESSEL_CHECK_CTX("tessel_stream_destroy");
+    return finish(ctx->device->streamDestroy(s));
+  });
 }
 
 tessel_status tessel_stream_synchronize(tessel_context *ctx, tessel_stream s) {
-  TESSEL_CHECK_CTX("tessel_stream_synchronize");
-  return finish(ctx->device->streamSynchronize(s));
+  return guardApi("tessel_stream_synchronize", [&]() -> tessel_status {
+    TESSEL_CHECK_CTX("tessel_stream_synchronize");
+    return finish(ctx->device->streamSynchronize(s));
+  });
 }
 
 tessel_status tessel_malloc(tessel_context *ctx, size_t bytes, void **out) {
-  TESSEL_CHECK_CTX("tessel_malloc");
-  if (!out)
-    return setLastError(TESSEL_ERROR_INVALID_ARGUMENT,
-                        "tessel_malloc: out is null");
-  return finish(ctx->device->memAlloc(bytes, out));
+  return guardApi("tessel_malloc", [&]() -> tessel_status {
+    TESSEL_CHECK_CTX("tessel_malloc");
+    if (!out)
+      return setLastError(TESSEL_ERROR_INVALID_ARGUMENT,
+                          "tessel_malloc: out is null");
+    return finish(ctx->device->memAlloc(bytes, out));
+  });
 }
 
 tessel_status tessel_free(tessel_context *ctx, void *p) {
-  TESSEL_CHECK_CTX("tessel_free");
-  if (!p)
-    return finish(Status::ok());
-  return finish(ctx->device->memFree(p));
+  return guardApi("tessel_free", [&]() -> tessel_status {
+    TESSEL_CHECK_CTX("tessel_free");
+    if (!p)
+      return finish(Status::ok());
+    return finish(ctx->device->memFree(p));
+  });
 }
 
 tessel_status tessel_memcpy(tessel_context *ctx, void *dst, const void *src,
                             size_t bytes, int kind) {
-  TESSEL_CHECK_CTX("tessel_memcpy");
-  if (kind < 0 || kind > 2)
-    return setLastError(TESSEL_ERROR_INVALID_ARGUMENT,
-                        "tessel_memcpy: kind must be 0, 1 or 2, got %d", kind);
-  if (bytes && (!dst || !src))
-    return setLastError(TESSEL_ERROR_INVALID_ARGUMENT,
-                        "tessel_memcpy: dst or src is null");
-  return finish(ctx->device->memcpy(dst, src, bytes, kind));
+  return guardApi("tessel_memcpy", [&]() -> tessel_status {
+    TESSEL_CHECK_CTX("tessel_memcpy");
+    if (kind < 0 || kind > 2)
+      return setLastError(TESSEL_ERROR_INVALID_ARGUMENT,
+                          "tessel_memcpy: kind must be 0, 1 or 2, got %d",
+                          kind);
+    if (bytes && (!dst || !src))
+      return setLastError(TESSEL_ERROR_INVALID_ARGUMENT,
+                          "tessel_memcpy: dst or src is null");
+    return finish(ctx->device->memcpy(dst, src, bytes, kind));
+  });
 }
 
 } // extern "C"

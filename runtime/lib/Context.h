@@ -109,12 +109,14 @@ struct IndexerProblem {
   int64_t cacheBytes = 0;
 };
 
-/// Validates every argument. hostMemory: slot values can be read and are
-/// checked against the cache. Messages name the argument.
+/// Validates every argument; messages name the argument. With a device, the
+/// tensors' extents are checked against its buffers and, where device memory
+/// is host memory, the slot values against the cache. Without one (tests of
+/// marshalling), neither.
 Status validateIndexerKCacheWrite(const tessel_tensor *k,
                                   const tessel_tensor *slotMapping,
-                                  const tessel_tensor *kvCache, bool hostMemory,
-                                  IndexerProblem &p);
+                                  const tessel_tensor *kvCache,
+                                  const Device *device, IndexerProblem &p);
 
 /// Storage for the 19 flattened launch parameters, on the caller's stack.
 struct IndexerLaunchArgs {
@@ -144,6 +146,7 @@ struct tessel_context {
   std::vector<std::unique_ptr<tessel::Bundle>> bundles;
   std::vector<std::unique_ptr<tessel::Variant>> variants;
   tessel::TunedTable indexerTable;
+  tessel::TunedTable pagedMqaLogitsTable; // validated; no op reads it yet
   tessel::IndexerDispatch indexer;
   std::vector<std::string> warnings;
 };

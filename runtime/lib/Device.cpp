@@ -2,6 +2,8 @@
 
 #include "Device.h"
 
+#include <cinttypes>
+#include <cstring>
 #include <dlfcn.h>
 #include <map>
 
@@ -48,6 +50,51 @@ size_t Device::loadedModuleCount() {
   return n;
 }
 
+bool tensorByteExtent(const tessel_tensor &t, uint64_t &bytes) {
+  bytes = 0;
+  int32_t dt;
+  memcpy(&dt, &t.dtype, sizeof(dt)); // any value may be stored in the enum
+  uint64_t esize = tessel_dtype_size(static_cast<tessel_dtype>(dt));
+  if (!esize || t.rank < 0 || t.rank > TESSEL_MAX_RANK)
+    return false;
+  uint64_t last = 0; // element offset of the last element
+  for (int i = 0; i < t.rank; ++i) {
+    if (t.shape[i] < 0)
+      return false;
+    if (t.shape[i] == 0)
+      return true;
+  }
+  for (int i = 0; i < t.rank; ++i) {
+    if (t.shape[i] == 1)
+      continue;
+    if (t.strides[i] < 0)
+      return false;
+    uint64_t step;
+    if (__builtin_mul_overflow(static_cast<uint64_t>(t.shape[i] - 1),
+                               static_cast<uint64_t>(t.strides[i]), &step) ||
+        __builtin_add_overflow(last, step, &last))
+      return false;
+  }
+  return !__builtin_add_overflow(last, uint64_t(1), &last) &&
+         !__builtin_mul_overflow(last, esize, &bytes);
+}
+
+Status checkTensorArg(const Device &dev, const char *op, const char *name,
+                      const tessel_tensor &t) {
+  uint64_t bytes = 0;
+  if (!tensorByteExtent(t, bytes))
+    return Status::error(TESSEL_ERROR_INVALID_ARGUMENT,
+                         format("%s: %s: extent overflows 64 bits", op, name));
+  if (bytes == 0)
+    return Status::ok();
+  Status s = dev.checkExtent(t.data, bytes, format("%s: %s", op, name));
+  if (s)
+    return Status::error(s.code(), s.message() +
+                                       "; the extent follows from its shape, "
+                                       "strides and dtype");
+  return s;
+}
+
 std::string runtimeLibraryDir() {
   Dl_info info;
   if (dladdr(reinterpret_cast<void *>(&runtimeLibraryDir), &info) &&
@@ -91,11 +138,19 @@ Status acquireDevice(const std::string &kindIn, int ordinal, const Config &cfg,
                      Device **out) {
   if (ordinal < 0)
     return Status::error(TESSEL_ERROR_INVALID_ARGUMENT,
-                         format("device ordinal %d is negative", ordinal));
+                         format("device ordinal %d is negative (valid: 0 and "
+                                "up, below the device count)",
+                                ordinal));
   std::lock_guard<std::mutex> lock(registryMutex);
   auto get = [&](const std::string &kind) -> Status {
-    // The emulator is one device; its ordinal is ignored.
-    int ord = kind.compare(0, 3, "emu") == 0 ? 0 : ordinal;
+    // The emulator is one device, ordinal 0.
+    bool emu = kind.compare(0, 3, "emu") == 0;
+    if (emu && ordinal != 0)
+      return Status::error(TESSEL_ERROR_INVALID_ARGUMENT,
+                           format("device ordinal %d is out of range for %s "
+                                  "(valid: 0)",
+                                  ordinal, kind.c_str()));
+    int ord = ordinal;
     std::string key = kind == "emu" ? "emu:gfx942" : kind;
     auto it = registry().find({key, ord});
     if (it != registry().end()) {

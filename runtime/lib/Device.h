@@ -50,6 +50,14 @@ public:
   virtual Status memFree(void *p) = 0;
   virtual Status memcpy(void *dst, const void *src, size_t bytes, int kind) = 0;
 
+  /// Checks that `bytes` bytes from p lie inside one buffer, on devices that
+  /// know their buffers (emu: those from memAlloc). Memory the device did not
+  /// allocate is not checked. `what` names the argument in the message.
+  virtual Status checkExtent(const void *p, uint64_t bytes,
+                             const std::string &what) const {
+    return Status::ok();
+  }
+
   /// Number of modules loaded so far (for tests of the cache).
   size_t loadedModuleCount();
 
@@ -72,6 +80,18 @@ private:
   std::unordered_map<uint64_t, std::vector<std::unique_ptr<LoadedModule>>>
       modules_;
 };
+
+/// The bytes a tensor spans from its data pointer:
+/// (sum of (shape[i] - 1) * strides[i] + 1) * dtype size, and 0 for an empty
+/// tensor. A dimension of size 0 or 1 adds nothing, whatever its stride.
+/// False on overflow, a negative stride or an unknown dtype.
+bool tensorByteExtent(const tessel_tensor &t, uint64_t &bytes);
+
+/// Checks a validated tensor argument of op against the device's buffers:
+/// the extent its shape, strides and dtype imply must fit. Every op calls it
+/// for every tensor before the launch (and before reading host memory).
+Status checkTensorArg(const Device &dev, const char *op, const char *name,
+                      const tessel_tensor &t);
 
 /// Returns the process-wide device for (kind, ordinal). kind is "emu",
 /// "emu:gfx942", "emu:gfx950", "cuda", "hip" or "auto".

@@ -243,8 +243,10 @@ Status createCudaDevice(int ordinal, std::unique_ptr<Device> &out) {
                          "the CUDA driver reports no device");
   if (ordinal >= n)
     return Status::error(
-        TESSEL_ERROR_NO_DEVICE,
-        format("cuda device %d does not exist (%d devices)", ordinal, n));
+        TESSEL_ERROR_INVALID_ARGUMENT,
+        format("device ordinal %d is out of range for cuda (valid: 0 to %d, "
+               "%d devices)",
+               ordinal, n - 1, n));
   CUdevice dev = 0;
   CUcontext ctx = nullptr;
   int major = 0, minor = 0, sms = 0;

@@ -9,9 +9,11 @@
 #include "Device.h"
 #include "tessel/emu_plugin.h"
 
+#include <cinttypes>
 #include <cstdlib>
 #include <cstring>
 #include <dlfcn.h>
+#include <map>
 
 namespace tessel {
 
@@ -100,6 +102,18 @@ Status loadEmuApi(const Config &cfg, EmuApi **out) {
                            tried);
 }
 
+// The live buffers of every emu device (base -> bytes). Emu memory is host
+// memory, shared by the gfx942 and gfx950 emu devices, so one registry serves
+// both. Leaked on purpose: buffers may be freed from static destructors.
+struct EmuBuffers {
+  std::mutex mu;
+  std::map<uintptr_t, uint64_t> live;
+};
+EmuBuffers &emuBuffers() {
+  static auto *b = new EmuBuffers();
+  return *b;
+}
+
 struct EmuFunction {
   tessel_emu_module *module;
   std::string kernel;
@@ -135,16 +149,74 @@ public:
   Status streamDestroy(void *) override { return Status::ok(); }
   Status streamSynchronize(void *) override { return Status::ok(); }
   Status memAlloc(size_t bytes, void **p) override {
-    *p = aligned_alloc(256, (bytes + 255) / 256 * 256 + 256);
+    *p = nullptr;
+    // Rounded up to 256 bytes plus 256 bytes of slack; reject sizes where
+    // that overflows rather than allocate a wrapped-around small buffer.
+    size_t total = 0;
+    if (__builtin_add_overflow(bytes, size_t(511), &total))
+      return Status::error(TESSEL_ERROR_INVALID_ARGUMENT,
+                           format("cannot allocate %zu bytes on the emu "
+                                  "device: the size overflows",
+                                  bytes));
+    total = total / 256 * 256;
+    *p = aligned_alloc(256, total);
     if (!*p)
-      return Status::error(TESSEL_ERROR_DEVICE, "out of host memory");
+      return Status::error(
+          TESSEL_ERROR_DEVICE,
+          format("cannot allocate %zu bytes on the emu device: out of host "
+                 "memory",
+                 bytes));
+    EmuBuffers &bufs = emuBuffers();
+    std::lock_guard<std::mutex> lock(bufs.mu);
+    bufs.live[reinterpret_cast<uintptr_t>(*p)] = bytes;
     return Status::ok();
   }
   Status memFree(void *p) override {
+    {
+      EmuBuffers &bufs = emuBuffers();
+      std::lock_guard<std::mutex> lock(bufs.mu);
+      auto it = bufs.live.find(reinterpret_cast<uintptr_t>(p));
+      if (it == bufs.live.end())
+        return Status::error(TESSEL_ERROR_INVALID_ARGUMENT,
+                             format("tessel_free: %p is not a live buffer of "
+                                    "the emu device (freed twice, or not "
+                                    "from tessel_malloc)",
+                                    p));
+      bufs.live.erase(it);
+    }
     free(p);
     return Status::ok();
   }
+  Status checkExtent(const void *p, uint64_t bytes,
+                     const std::string &what) const override {
+    uintptr_t a = reinterpret_cast<uintptr_t>(p);
+    EmuBuffers &bufs = emuBuffers();
+    std::lock_guard<std::mutex> lock(bufs.mu);
+    // The buffer that starts at or below p, if p lies inside it.
+    auto it = bufs.live.upper_bound(a);
+    if (it == bufs.live.begin())
+      return Status::ok();
+    --it;
+    uintptr_t base = it->first;
+    uint64_t size = it->second;
+    if (a != base && a - base >= size)
+      return Status::ok(); // not emu memory: the caller's host memory
+    uint64_t left = size - (a - base);
+    if (bytes <= left)
+      return Status::ok();
+    return Status::error(
+        TESSEL_ERROR_INVALID_ARGUMENT,
+        format("%s: the %" PRIu64 " bytes from %p run past the end of its "
+               "buffer (%" PRIu64 " bytes allocated at %p, %" PRIu64
+               " left from %p)",
+               what.c_str(), bytes, p, size, reinterpret_cast<void *>(base),
+               left, p));
+  }
   Status memcpy(void *dst, const void *src, size_t bytes, int) override {
+    if (Status s = checkExtent(dst, bytes, "tessel_memcpy: dst"))
+      return s;
+    if (Status s = checkExtent(src, bytes, "tessel_memcpy: src"))
+      return s;
     std::memmove(dst, src, bytes);
     return Status::ok();
   }

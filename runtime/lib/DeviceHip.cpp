@@ -210,8 +210,10 @@ Status createHipDevice(int ordinal, std::unique_ptr<Device> &out) {
                          "the HIP runtime reports no device");
   if (ordinal >= n)
     return Status::error(
-        TESSEL_ERROR_NO_DEVICE,
-        format("hip device %d does not exist (%d devices)", ordinal, n));
+        TESSEL_ERROR_INVALID_ARGUMENT,
+        format("device ordinal %d is out of range for hip (valid: 0 to %d, "
+               "%d devices)",
+               ordinal, n - 1, n));
   int cus = 0;
   if (a->deviceGetAttribute(&cus, kHipAttrMultiprocessorCount, ordinal) != 0)
     return Status::error(TESSEL_ERROR_NO_DEVICE,

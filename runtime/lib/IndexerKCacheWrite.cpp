@@ -253,11 +253,17 @@ Status checkHeader(const char *name, const tessel_tensor *t, int rank) {
     return bad("%s is null", name);
   if (t->rank != rank)
     return bad("%s: rank must be %d, got %d", name, rank, t->rank);
-  for (int i = 0; i < rank; ++i) {
+  for (int i = 0; i < rank; ++i)
     if (t->shape[i] < 0)
       return bad("%s: shape[%d] = %" PRId64 " is negative", name, i,
                  t->shape[i]);
-    if (t->strides[i] < 0)
+  // No stride of an empty tensor, nor that of a dimension of size 1, is ever
+  // used (numpy reports 0 for them), so they may be anything.
+  bool empty = false;
+  for (int i = 0; i < rank; ++i)
+    empty |= t->shape[i] == 0;
+  for (int i = 0; i < rank && !empty; ++i) {
+    if (t->shape[i] > 1 && t->strides[i] < 0)
       return bad("%s: strides[%d] = %" PRId64 " is negative", name, i,
                  t->strides[i]);
   }
@@ -272,8 +278,8 @@ bool mulOk(int64_t a, int64_t b, int64_t &out) {
 
 Status validateIndexerKCacheWrite(const tessel_tensor *k,
                                   const tessel_tensor *slotMapping,
-                                  const tessel_tensor *kvCache, bool hostMemory,
-                                  IndexerProblem &p) {
+                                  const tessel_tensor *kvCache,
+                                  const Device *device, IndexerProblem &p) {
   // k [T, 128], bf16 or f32, unit inner stride.
   if (Status s = checkHeader("k", k, 2))
     return s;
@@ -289,7 +295,8 @@ Status validateIndexerKCacheWrite(const tessel_tensor *k,
   if (p.numTokens > INT32_MAX)
     return bad("k: %" PRId64 " tokens exceed the kernel's i32 token count",
                p.numTokens);
-  if (k->strides[1] != 1)
+  // An empty k (no tokens) is a no-op whatever its strides and pointer.
+  if (p.numTokens > 0 && k->strides[1] != 1)
     return bad("k: inner stride must be 1, got %" PRId64, k->strides[1]);
   p.kRowStride = k->strides[0];
   if (p.numTokens > 1 && p.kRowStride < kIndexerHeadDim)
@@ -307,7 +314,7 @@ Status validateIndexerKCacheWrite(const tessel_tensor *k,
     p.kRowStride = kIndexerHeadDim;
   if (p.numTokens > 0 && !k->data)
     return bad("k: data is null");
-  if (reinterpret_cast<uintptr_t>(k->data) % 16 != 0)
+  if (p.numTokens > 0 && reinterpret_cast<uintptr_t>(k->data) % 16 != 0)
     return bad("k: data %p is not 16-byte aligned", k->data);
   int64_t span = 0;
   if (p.numTokens > 0 &&
@@ -332,7 +339,8 @@ Status validateIndexerKCacheWrite(const tessel_tensor *k,
                slotMapping->strides[0]);
   if (p.numTokens > 0 && !slotMapping->data)
     return bad("slot_mapping: data is null");
-  if (reinterpret_cast<uintptr_t>(slotMapping->data) % 8 != 0)
+  if (p.numTokens > 0 &&
+      reinterpret_cast<uintptr_t>(slotMapping->data) % 8 != 0)
     return bad("slot_mapping: data %p is not 8-byte aligned",
                slotMapping->data);
   p.slots = slotMapping->data;
@@ -376,8 +384,19 @@ Status validateIndexerKCacheWrite(const tessel_tensor *k,
     return bad("kv_cache: data %p is not 16-byte aligned", kvCache->data);
   p.cache = kvCache->data;
 
+  if (!device)
+    return Status::ok();
+  // The declared extents must fit the buffers the device knows, before the
+  // slots are read below and before the kernel reads anything.
+  const char *op = "indexer_k_cache_write";
+  if (Status s = checkTensorArg(*device, op, "k", *k))
+    return s;
+  if (Status s = checkTensorArg(*device, op, "slot_mapping", *slotMapping))
+    return s;
+  if (Status s = checkTensorArg(*device, op, "kv_cache", *kvCache))
+    return s;
   // Slots past the cache: checkable where device memory is host memory.
-  if (hostMemory) {
+  if (device->hostMemory()) {
     const int64_t *s = static_cast<const int64_t *>(p.slots);
     for (int64_t t = 0; t < p.numTokens; ++t)
       if (s[t] >= p.numSlots)
@@ -437,54 +456,56 @@ tessel_indexer_k_cache_write(tessel_context *ctx, const tessel_tensor *k,
                              const tessel_tensor *slot_mapping,
                              const tessel_tensor *kv_cache,
                              tessel_stream stream) {
-  if (!ctx)
-    return setLastError(TESSEL_ERROR_INVALID_ARGUMENT,
-                        "indexer_k_cache_write: ctx is null");
-  IndexerProblem p;
-  if (Status s = validateIndexerKCacheWrite(k, slot_mapping, kv_cache,
-                                            ctx->device->hostMemory(), p))
-    return setLastError(s);
-  if (p.numTokens == 0) {
+  return guardApi("tessel_indexer_k_cache_write", [&]() -> tessel_status {
+    if (!ctx)
+      return setLastError(TESSEL_ERROR_INVALID_ARGUMENT,
+                          "indexer_k_cache_write: ctx is null");
+    IndexerProblem p;
+    if (Status s = validateIndexerKCacheWrite(k, slot_mapping, kv_cache,
+                                              ctx->device, p))
+      return setLastError(s);
+    if (p.numTokens == 0) {
+      clearLastError();
+      return TESSEL_SUCCESS;
+    }
+    std::shared_lock<std::shared_mutex> lock(ctx->mu);
+    IndexerKey key;
+    key.cuNum = ctx->device->cuCount();
+    key.blockSize = p.blockSize;
+    key.kBf16 = p.kBf16;
+    key.tokens = p.numTokens;
+    IndexerPick pick = ctx->indexer.pick(key);
+    if (!pick.variant)
+      return setLastError(TESSEL_ERROR_NO_KERNEL,
+                          "indexer_k_cache_write: no code object for target %s "
+                          "(%s) with k_bf16=%d in the loaded bundles; load one "
+                          "with tessel_context_load_bundle() or TESSEL_BUNDLE",
+                          ctx->device->arch().c_str(), ctx->device->kind(),
+                          p.kBf16);
+    const Variant *v = pick.variant;
+    int64_t tpp = v->knob("tokens_per_program", 1);
+    if (tpp < 1)
+      tpp = 1;
+    int64_t gx = (p.numTokens + tpp - 1) / tpp;
+    uint32_t grid[3] = {static_cast<uint32_t>(gx), 1, 1};
+    if (logTunedConfigEnabled())
+      fprintf(stderr,
+              "tessel: indexer_k_cache_write arch=%s cu_num=%d head_dim=128 "
+              "kv_block_size=%lld k_dtype=%s preshuffle=0 tokens=%lld -> %s "
+              "(tokens_per_program=%lld num_waves=%lld waves_per_eu=%lld) "
+              "rule=%s line=%d grid=%lld block=%u\n",
+              ctx->device->arch().c_str(), ctx->device->cuCount(),
+              (long long)p.blockSize, p.kBf16 ? "bf16" : "f32",
+              (long long)p.numTokens, v->entry->name.c_str(), (long long)tpp,
+              (long long)v->knob("num_waves", 1),
+              (long long)v->knob("waves_per_eu", 0), pickRuleName(pick.rule),
+              pick.line, (long long)gx, v->entry->block[0]);
+    IndexerLaunchArgs args;
+    marshalIndexerKCacheWrite(p, args);
+    if (Status s = ctx->device->launch(v->fn, grid, v->entry->block,
+                                       args.params, kIndexerNumParams, stream))
+      return setLastError(s.prefix("indexer_k_cache_write: "));
     clearLastError();
     return TESSEL_SUCCESS;
-  }
-  std::shared_lock<std::shared_mutex> lock(ctx->mu);
-  IndexerKey key;
-  key.cuNum = ctx->device->cuCount();
-  key.blockSize = p.blockSize;
-  key.kBf16 = p.kBf16;
-  key.tokens = p.numTokens;
-  IndexerPick pick = ctx->indexer.pick(key);
-  if (!pick.variant)
-    return setLastError(TESSEL_ERROR_NO_KERNEL,
-                        "indexer_k_cache_write: no code object for target %s "
-                        "(%s) with k_bf16=%d in the loaded bundles; load one "
-                        "with tessel_context_load_bundle() or TESSEL_BUNDLE",
-                        ctx->device->arch().c_str(), ctx->device->kind(),
-                        p.kBf16);
-  const Variant *v = pick.variant;
-  int64_t tpp = v->knob("tokens_per_program", 1);
-  if (tpp < 1)
-    tpp = 1;
-  int64_t gx = (p.numTokens + tpp - 1) / tpp;
-  uint32_t grid[3] = {static_cast<uint32_t>(gx), 1, 1};
-  if (logTunedConfigEnabled())
-    fprintf(stderr,
-            "tessel: indexer_k_cache_write arch=%s cu_num=%d head_dim=128 "
-            "kv_block_size=%lld k_dtype=%s preshuffle=0 tokens=%lld -> %s "
-            "(tokens_per_program=%lld num_waves=%lld waves_per_eu=%lld) "
-            "rule=%s line=%d grid=%lld block=%u\n",
-            ctx->device->arch().c_str(), ctx->device->cuCount(),
-            (long long)p.blockSize, p.kBf16 ? "bf16" : "f32",
-            (long long)p.numTokens, v->entry->name.c_str(), (long long)tpp,
-            (long long)v->knob("num_waves", 1),
-            (long long)v->knob("waves_per_eu", 0), pickRuleName(pick.rule),
-            pick.line, (long long)gx, v->entry->block[0]);
-  IndexerLaunchArgs args;
-  marshalIndexerKCacheWrite(p, args);
-  if (Status s = ctx->device->launch(v->fn, grid, v->entry->block, args.params,
-                                     kIndexerNumParams, stream))
-    return setLastError(s.prefix("indexer_k_cache_write: "));
-  clearLastError();
-  return TESSEL_SUCCESS;
+  });
 }

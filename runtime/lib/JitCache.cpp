@@ -11,6 +11,7 @@
 #include <cstring>
 #include <dlfcn.h>
 #include <sys/stat.h>
+#include <unistd.h>
 
 namespace tessel {
 
@@ -81,6 +82,7 @@ Status JitCache::loadPlugin() {
 }
 
 namespace {
+// Creates dir and its missing parents, private to this user (0700).
 Status makeDirs(const std::string &dir) {
   std::string cur;
   size_t pos = 0;
@@ -89,11 +91,38 @@ Status makeDirs(const std::string &dir) {
     cur = dir.substr(0, pos);
     if (cur.empty())
       continue;
-    if (mkdir(cur.c_str(), 0755) != 0 && errno != EEXIST)
+    if (mkdir(cur.c_str(), 0700) != 0 && errno != EEXIST)
       return Status::error(TESSEL_ERROR_IO,
                            format("cannot create cache folder '%s': %s",
                                   cur.c_str(), strerror(errno)));
   }
+  return Status::ok();
+}
+
+// Cache entries are loaded as device code, so the folder must be one that
+// only this user can write: owned by the effective uid, no group or other
+// write bit.
+Status checkCacheDirTrusted(const std::string &dir) {
+  struct stat st;
+  if (stat(dir.c_str(), &st) != 0)
+    return Status::error(TESSEL_ERROR_IO, format("cache folder '%s': %s",
+                                                 dir.c_str(), strerror(errno)));
+  if (!S_ISDIR(st.st_mode))
+    return Status::error(
+        TESSEL_ERROR_IO,
+        format("cache folder '%s' is not a directory", dir.c_str()));
+  if (st.st_uid != geteuid())
+    return Status::error(TESSEL_ERROR_IO,
+                         format("cache folder '%s' is owned by uid %u, not by "
+                                "this user (uid %u)",
+                                dir.c_str(), static_cast<unsigned>(st.st_uid),
+                                static_cast<unsigned>(geteuid())));
+  if (st.st_mode & (S_IWGRP | S_IWOTH))
+    return Status::error(TESSEL_ERROR_IO,
+                         format("cache folder '%s' is writable by group or "
+                                "others (mode %04o)",
+                                dir.c_str(),
+                                static_cast<unsigned>(st.st_mode & 07777)));
   return Status::ok();
 }
 } // namespace
@@ -110,10 +139,21 @@ Status JitCache::getOrCompile(const std::string &sourcePath,
     return s;
   std::string path = cacheDir_ + "/" +
                      key(compilerVersion_, source, target, knobs) + ".tbundle";
+  // An untrusted or unusable folder is neither read nor written; the
+  // variant is compiled anyway.
+  cacheProblem_.clear();
+  Status usable = makeDirs(cacheDir_);
+  if (usable.isOk())
+    usable = checkCacheDirTrusted(cacheDir_);
+  if (!usable.isOk()) {
+    cacheProblem_ = usable.message() + "; compiling without the cache";
+    fprintf(stderr, "tessel: %s\n", cacheProblem_.c_str());
+  }
+  bool useCache = usable.isOk();
   Bundle cached;
   std::string err;
   struct stat st;
-  if (stat(path.c_str(), &st) == 0) {
+  if (useCache && stat(path.c_str(), &st) == 0) {
     if (readBundleFile(path, cached, err) && cached.entries.size() == 1) {
       out = cached.entries[0];
       if (hit)
@@ -156,10 +196,9 @@ Status JitCache::getOrCompile(const std::string &sourcePath,
   if (!serializeBundle(one, image, err))
     return Status::error(TESSEL_ERROR_INTERNAL, err);
   // A failure to cache is not a failure to compile: return the code anyway.
-  if (Status s = makeDirs(cacheDir_))
-    fprintf(stderr, "tessel: %s\n", s.message().c_str());
-  else if (Status s = writeFileAtomic(path, image))
-    fprintf(stderr, "tessel: %s\n", s.message().c_str());
+  if (useCache)
+    if (Status s = writeFileAtomic(path, image))
+      fprintf(stderr, "tessel: %s\n", s.message().c_str());
   out = std::move(e);
   return Status::ok();
 }

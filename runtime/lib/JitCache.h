@@ -5,6 +5,9 @@
 // <cache dir>/<key>.tbundle, key = FNV-1a-64 content hash (hex) of the
 // compiler version, the kernel source bytes, the target and the sorted knobs.
 // A corrupt entry (verified like any bundle) is recompiled and replaced.
+// Entries are loaded as device code, so the cache folder is created 0700 and
+// is used only when this user owns it and no group or other may write it;
+// otherwise the variant is compiled without the cache and a message says why.
 //
 //===----------------------------------------------------------------------===//
 #ifndef TESSEL_RUNTIME_JITCACHE_H
@@ -36,9 +39,14 @@ public:
   Status getOrCompile(const std::string &sourcePath, const std::string &target,
                       const KnobList &knobs, BundleEntry &out, bool *hit);
 
+  /// Why the last getOrCompile() did not use the cache folder ("" if it
+  /// did); also logged to stderr.
+  const std::string &cacheProblem() const { return cacheProblem_; }
+
 private:
   Status loadPlugin();
 
+  std::string cacheProblem_;
   std::string cacheDir_;
   std::string pluginPath_;
   void *lib_ = nullptr;

@@ -72,22 +72,73 @@ std::string hex64(uint64_t v) {
   return buf;
 }
 
-Status readFile(const std::string &path, std::string &out) {
-  FILE *f = fopen(path.c_str(), "rb");
-  if (!f)
-    return Status::error(
-        TESSEL_ERROR_IO,
-        format("cannot open '%s': %s", path.c_str(), strerror(errno)));
-  out.clear();
-  char buf[65536];
-  size_t n;
-  while ((n = fread(buf, 1, sizeof(buf), f)) > 0)
-    out.append(buf, n);
-  bool bad = ferror(f);
-  fclose(f);
-  if (bad)
+namespace {
+const char *fileKindName(mode_t m) {
+  if (S_ISDIR(m))
+    return "a directory";
+  if (S_ISFIFO(m))
+    return "a FIFO";
+  if (S_ISCHR(m))
+    return "a character device";
+  if (S_ISBLK(m))
+    return "a block device";
+  if (S_ISSOCK(m))
+    return "a socket";
+  return "not a regular file";
+}
+} // namespace
+
+Status readFile(const std::string &path, std::string &out, size_t maxBytes) {
+  auto ioError = [&](const char *what, int e) {
+    return Status::error(TESSEL_ERROR_IO, format("cannot %s '%s': %s", what,
+                                                 path.c_str(), strerror(e)));
+  };
+  // O_NONBLOCK: opening a FIFO must not wait for a writer.
+  int fd = open(path.c_str(), O_RDONLY | O_NONBLOCK | O_CLOEXEC | O_NOCTTY);
+  if (fd < 0)
+    return ioError("open", errno);
+  struct stat st;
+  if (fstat(fd, &st) != 0) {
+    int e = errno;
+    close(fd);
+    return ioError("stat", e);
+  }
+  if (!S_ISREG(st.st_mode)) {
+    close(fd);
     return Status::error(TESSEL_ERROR_IO,
-                         format("error reading '%s'", path.c_str()));
+                         format("cannot read '%s': it is %s, not a regular "
+                                "file",
+                                path.c_str(), fileKindName(st.st_mode)));
+  }
+  auto tooBig = [&]() {
+    close(fd);
+    return Status::error(TESSEL_ERROR_IO,
+                         format("cannot read '%s': it is larger than the "
+                                "limit of %zu bytes",
+                                path.c_str(), maxBytes));
+  };
+  if (static_cast<uint64_t>(st.st_size) > maxBytes)
+    return tooBig();
+  out.clear();
+  out.reserve(static_cast<size_t>(st.st_size));
+  char buf[65536];
+  while (true) {
+    ssize_t n = read(fd, buf, sizeof(buf));
+    if (n < 0) {
+      if (errno == EINTR)
+        continue;
+      int e = errno;
+      close(fd);
+      return ioError("read", e);
+    }
+    if (n == 0)
+      break;
+    // The file may grow while it is read.
+    if (out.size() + static_cast<size_t>(n) > maxBytes)
+      return tooBig();
+    out.append(buf, static_cast<size_t>(n));
+  }
+  close(fd);
   return Status::ok();
 }
 

@@ -12,6 +12,8 @@
 
 #include <cstdarg>
 #include <cstdint>
+#include <exception>
+#include <new>
 #include <string>
 
 namespace tessel {
@@ -51,14 +53,37 @@ tessel_status setLastError(tessel_status code, const char *fmt, ...)
 tessel_status setLastError(const Status &s);
 void clearLastError();
 
+/// Runs the body of a C entry point, so that no C++ exception crosses the C
+/// API: one becomes TESSEL_ERROR_INTERNAL with a message naming fn.
+template <class F> tessel_status guardApi(const char *fn, F &&body) noexcept {
+  try {
+    return body();
+  } catch (const std::bad_alloc &) {
+    return setLastError(TESSEL_ERROR_INTERNAL, "%s: out of host memory", fn);
+  } catch (const std::exception &e) {
+    return setLastError(TESSEL_ERROR_INTERNAL, "%s: internal error: %s", fn,
+                        e.what());
+  } catch (...) {
+    return setLastError(TESSEL_ERROR_INTERNAL,
+                        "%s: internal error: unknown exception", fn);
+  }
+}
+
 /// 64-bit FNV-1a; used for bundle checksums and content-hash cache keys.
 /// Detects corruption; it is not a cryptographic hash.
 uint64_t fnv1a64(const void *data, size_t len,
                  uint64_t seed = 0xcbf29ce484222325ull);
 std::string hex64(uint64_t v);
 
-/// Reads a whole file. Fails with TESSEL_ERROR_IO naming the path.
-Status readFile(const std::string &path, std::string &out);
+/// The default cap of readFile(): larger than any bundle Tessel writes.
+constexpr size_t kMaxFileBytes = size_t(1) << 30;
+
+/// Reads a whole regular file of at most maxBytes bytes. It never blocks and
+/// never reads without end: the file is opened with O_NONBLOCK and anything
+/// but a regular file (a FIFO, /dev/zero, a directory) is refused. Fails with
+/// TESSEL_ERROR_IO naming the path and the problem.
+Status readFile(const std::string &path, std::string &out,
+                size_t maxBytes = kMaxFileBytes);
 /// Writes a file atomically: a unique temp file in the same directory, then
 /// rename(), so concurrent writers and readers never see a partial file.
 Status writeFileAtomic(const std::string &path, const std::string &data);

@@ -2,12 +2,21 @@
 
 #include "TunedTable.h"
 
+#include <algorithm>
 #include <cerrno>
 #include <cmath>
 #include <cstdlib>
+#include <cstring>
+#include <dirent.h>
+#include <map>
 #include <sys/stat.h>
 
 namespace tessel {
+
+namespace {
+// Tuned tables are a few kilobytes; a bigger file is a mistake.
+constexpr size_t kMaxTableBytes = size_t(16) << 20;
+} // namespace
 
 const TableSchema &indexerKCacheWriteSchema() {
   static const TableSchema s = {
@@ -103,6 +112,7 @@ Status parseTunedTable(const std::string &text, const std::string &name,
   };
   std::vector<int> order; // header position -> schema column
   std::vector<Field> fields;
+  std::map<std::string, int> keyLines; // key columns as text -> first line
   size_t pos = 0;
   int lineNo = 0;
   while (pos < text.size()) {
@@ -192,6 +202,24 @@ Status parseTunedTable(const std::string &text, const std::string &name,
         break;
       }
     }
+    std::string key, keyText;
+    for (size_t c = 0; c < schema.columns.size(); ++c) {
+      const ColumnSpec &spec = schema.columns[c];
+      if (!spec.key)
+        continue;
+      std::string v = spec.type == ColumnType::String
+                          ? row.cells[c].s
+                          : std::to_string(row.cells[c].i);
+      key += v + '\0';
+      keyText +=
+          format("%s%s=%s", keyText.empty() ? "" : " ", spec.name, v.c_str());
+    }
+    auto [it, fresh] = keyLines.emplace(key, lineNo);
+    if (!fresh)
+      return err(lineNo, 1,
+                 format("row has the same key as line %d (%s); each key may "
+                        "appear once",
+                        it->second, keyText.c_str()));
     out.rows.push_back(std::move(row));
   }
   if (order.empty())
@@ -199,21 +227,101 @@ Status parseTunedTable(const std::string &text, const std::string &name,
   return Status::ok();
 }
 
+const std::vector<const TableSchema *> &tunedTableSchemas() {
+  static const std::vector<const TableSchema *> all = {
+      &indexerKCacheWriteSchema(), &pagedMqaLogitsSchema()};
+  return all;
+}
+
+namespace {
+Status checkTunedDir(const std::string &dir) {
+  struct stat st;
+  if (stat(dir.c_str(), &st) != 0)
+    return Status::error(TESSEL_ERROR_IO, format("TESSEL_TUNED_DIR '%s': %s",
+                                                 dir.c_str(), strerror(errno)));
+  if (!S_ISDIR(st.st_mode))
+    return Status::error(
+        TESSEL_ERROR_IO,
+        format("TESSEL_TUNED_DIR '%s' is not a directory", dir.c_str()));
+  return Status::ok();
+}
+} // namespace
+
 Status loadTunedTable(const std::string &tunedDir, const TableSchema &schema,
-                      TunedTable &out) {
+                      TunedTable &out, std::string *note) {
   if (!tunedDir.empty()) {
+    if (Status s = checkTunedDir(tunedDir))
+      return s;
     std::string path = tunedDir + "/" + schema.op + ".csv";
     struct stat st;
-    if (stat(path.c_str(), &st) == 0) {
+    if (lstat(path.c_str(), &st) == 0) {
+      if (S_ISLNK(st.st_mode) && stat(path.c_str(), &st) != 0)
+        return Status::error(TESSEL_ERROR_IO,
+                             format("tuned table '%s' is a broken symbolic "
+                                    "link: %s",
+                                    path.c_str(), strerror(errno)));
       std::string text;
-      if (Status s = readFile(path, text))
+      if (Status s = readFile(path, text, kMaxTableBytes))
         return s;
       return parseTunedTable(text, path, schema, out);
     }
+    if (errno != ENOENT)
+      return Status::error(
+          TESSEL_ERROR_IO,
+          format("tuned table '%s': %s", path.c_str(), strerror(errno)));
+    if (note)
+      *note = format("TESSEL_TUNED_DIR '%s' has no %s.csv; using the built-in "
+                     "table",
+                     tunedDir.c_str(), schema.op);
   }
   return parseTunedTable(builtinTunedTable(schema.op),
                          std::string("<built-in>/") + schema.op + ".csv",
                          schema, out);
+}
+
+Status loadTunedTables(const std::string &tunedDir,
+                       std::vector<TunedTable> &out,
+                       std::vector<std::string> &notes) {
+  const auto &schemas = tunedTableSchemas();
+  out.assign(schemas.size(), TunedTable());
+  for (size_t i = 0; i < schemas.size(); ++i) {
+    std::string note;
+    if (Status s = loadTunedTable(tunedDir, *schemas[i], out[i], &note))
+      return s;
+    if (!note.empty())
+      notes.push_back(note);
+  }
+  if (tunedDir.empty())
+    return Status::ok();
+  // A table for no known op (a misspelt name) would never be read.
+  DIR *d = opendir(tunedDir.c_str());
+  if (!d)
+    return Status::error(
+        TESSEL_ERROR_IO,
+        format("TESSEL_TUNED_DIR '%s': %s", tunedDir.c_str(), strerror(errno)));
+  std::string unknown;
+  while (dirent *e = readdir(d)) {
+    std::string name = e->d_name;
+    if (name.size() <= 4 || name.compare(name.size() - 4, 4, ".csv") != 0)
+      continue;
+    std::string op = name.substr(0, name.size() - 4);
+    bool known = std::any_of(schemas.begin(), schemas.end(),
+                             [&](const TableSchema *s) { return op == s->op; });
+    if (!known && (unknown.empty() || name < unknown))
+      unknown = name;
+  }
+  closedir(d);
+  if (!unknown.empty()) {
+    std::string ops;
+    for (const TableSchema *s : schemas)
+      ops += std::string(ops.empty() ? "" : ", ") + s->op;
+    return Status::error(TESSEL_ERROR_TABLE,
+                         format("tuned table '%s/%s' names no op (tables: "
+                                "<op>.csv for %s)",
+                                tunedDir.c_str(), unknown.c_str(),
+                                ops.c_str()));
+  }
+  return Status::ok();
 }
 
 } // namespace tessel

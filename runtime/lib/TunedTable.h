@@ -10,7 +10,8 @@
 // Fields are separated by ',' and trimmed of spaces and tabs; there is no
 // quoting (no field may contain a comma). Integer columns take decimal
 // integers, real columns decimal numbers, string columns identifiers.
-// Every error names the file, line and column (1-based).
+// Every error names the file, line and column (1-based). Two rows with the
+// same key columns are an error naming both lines.
 //
 //===----------------------------------------------------------------------===//
 #ifndef TESSEL_RUNTIME_TUNEDTABLE_H
@@ -65,10 +66,27 @@ const TableSchema &pagedMqaLogitsSchema();
 /// The built-in CSV text of an op's table ("" if none).
 const char *builtinTunedTable(const std::string &op);
 
-/// Loads an op's table: TESSEL_TUNED_DIR/<op>.csv when tunedDir is set (a
-/// missing file there falls back to the built-in table), else built-in.
+/// Every op's table schema, in a fixed order.
+const std::vector<const TableSchema *> &tunedTableSchemas();
+
+/// Loads an op's table: TESSEL_TUNED_DIR/<op>.csv when tunedDir is set, else
+/// the built-in table. With tunedDir set:
+///  - a missing or non-directory tunedDir is an error (it was set on
+///    purpose, so a typo must not silently select the built-in tables);
+///  - <op>.csv that is a broken symbolic link, or not a regular file, is an
+///    error;
+///  - a missing <op>.csv falls back to the built-in table, and `note` (when
+///    given) says so.
 Status loadTunedTable(const std::string &tunedDir, const TableSchema &schema,
-                      TunedTable &out);
+                      TunedTable &out, std::string *note = nullptr);
+
+/// Loads and validates the tables of every op (tunedTableSchemas() order),
+/// so that a malformed table is reported whichever op is called. In tunedDir
+/// a .csv file that names no op is an error too. Fallback notes are
+/// appended to notes.
+Status loadTunedTables(const std::string &tunedDir,
+                       std::vector<TunedTable> &out,
+                       std::vector<std::string> &notes);
 
 /// Rounds up to a power of two (1 for v <= 1).
 int64_t roundUpPow2(int64_t v);

@@ -12,12 +12,13 @@
 //
 //===----------------------------------------------------------------------===//
 
+#include "Support.h"
 #include "tessel/bundle.h"
 
 #include <cstdio>
 #include <cstring>
+#include <exception>
 #include <fstream>
-#include <sstream>
 #include <string>
 
 namespace {
@@ -27,16 +28,6 @@ int usage() {
                   "       tessel-bundle --list FILE\n"
                   "       tessel-bundle --json FILE\n");
   return 2;
-}
-
-bool slurp(const std::string &path, std::string &out) {
-  std::ifstream in(path, std::ios::binary);
-  if (!in)
-    return false;
-  std::ostringstream ss;
-  ss << in.rdbuf();
-  out = ss.str();
-  return true;
 }
 
 int list(const std::string &path, bool json) {
@@ -74,8 +65,8 @@ int list(const std::string &path, bool json) {
 
 int pack(const std::string &out, const std::string &desc) {
   std::string text;
-  if (!slurp(desc, text)) {
-    fprintf(stderr, "tessel-bundle: error: cannot read '%s'\n", desc.c_str());
+  if (tessel::Status s = tessel::readFile(desc, text)) {
+    fprintf(stderr, "tessel-bundle: error: %s\n", s.message().c_str());
     return 1;
   }
   size_t slash = desc.rfind('/');
@@ -104,12 +95,24 @@ int pack(const std::string &out, const std::string &desc) {
   return 0;
 }
 
-} // namespace
-
-int main(int argc, char **argv) {
+int run(int argc, char **argv) {
   if (argc == 3 && (!strcmp(argv[1], "--list") || !strcmp(argv[1], "--json")))
     return list(argv[2], !strcmp(argv[1], "--json"));
   if (argc == 4 && !strcmp(argv[1], "-o"))
     return pack(argv[2], argv[3]);
   return usage();
+}
+
+} // namespace
+
+int main(int argc, char **argv) {
+  // Bad input gets a message, never an abort.
+  try {
+    return run(argc, argv);
+  } catch (const std::bad_alloc &) {
+    fprintf(stderr, "tessel-bundle: error: out of memory\n");
+  } catch (const std::exception &e) {
+    fprintf(stderr, "tessel-bundle: error: %s\n", e.what());
+  }
+  return 1;
 }

@@ -7,7 +7,10 @@
  * Conventions:
  *  - Every function returns a tessel_status. On failure the calling thread's
  *    last-error message (tessel_last_error()) names the problem, e.g. the
- *    argument and the check that failed. Bad input never crashes.
+ *    argument and the check that failed. Bad input never crashes, and no
+ *    C++ exception escapes (an allocation failure is TESSEL_ERROR_INTERNAL).
+ *  - Files (bundles, tuned tables) must be regular files; anything else
+ *    (a FIFO, /dev/zero) is an error, never a hang.
  *  - Tensors are described by tessel_tensor: a device pointer, a dtype, a rank,
  *    a shape and strides counted in elements (not bytes).
  *  - Op entry points allocate nothing and never synchronize the host with the
@@ -62,7 +65,8 @@ typedef enum tessel_dtype {
 } tessel_dtype;
 
 /* A strided tensor. shape[i] and strides[i] for i < rank; strides are in
- * elements and must be >= 0. */
+ * elements and must be >= 0. The stride of a dimension of size 1, and every
+ * stride of a tensor with no elements, is ignored. */
 typedef struct tessel_tensor {
   void *data;
   tessel_dtype dtype;
@@ -90,7 +94,8 @@ TESSEL_API tessel_status tessel_config_set(const char *name, const char *value);
 /* Creates a context on a device.
  * device: "emu", "emu:gfx942", "emu:gfx950", "cuda", "hip", "auto", or NULL
  * for the TESSEL_DEVICE knob (default "auto": cuda if it initializes with at
- * least one device, else hip, else emu). ordinal: the device index.
+ * least one device, else hip, else emu). ordinal: the device index, from 0 to
+ * the device count - 1; the emu device has ordinal 0 only.
  * The bundle named by TESSEL_BUNDLE is loaded if set, else the bundle built
  * into the library (CMake TESSEL_EMBED_BUNDLE) if any; so is the tuned table
  * directory (TESSEL_TUNED_DIR, default: the tables built into the library). */
@@ -128,7 +133,10 @@ TESSEL_API tessel_status tessel_stream_destroy(tessel_context *ctx,
 TESSEL_API tessel_status tessel_stream_synchronize(tessel_context *ctx,
                                                    tessel_stream s);
 
-/* Device memory helpers (host memory on emu). */
+/* Device memory helpers (host memory on emu). On emu, a size whose rounding
+ * overflows is an error, freeing a pointer that is not a live buffer is an
+ * error, and every op checks each tensor's extent against the emu buffer its
+ * pointer lies in. */
 TESSEL_API tessel_status tessel_malloc(tessel_context *ctx, size_t bytes,
                                        void **out);
 TESSEL_API tessel_status tessel_free(tessel_context *ctx, void *p);

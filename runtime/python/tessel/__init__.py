@@ -23,6 +23,7 @@ __all__ = [
 # tessel_dtype values (tessel.h).
 F32, BF16, F16, U8, I32, I64, FP8_E4M3FN, FP8_E4M3FNUZ = 1, 2, 3, 4, 5, 6, 7, 8
 _MAX_RANK = 8
+_C_INT_MAX = 2 ** 31 - 1
 
 
 class TesselError(RuntimeError):
@@ -54,6 +55,19 @@ class _DLTensor(ctypes.Structure):
                 ("shape", ctypes.POINTER(ctypes.c_int64)),
                 ("strides", ctypes.POINTER(ctypes.c_int64)),
                 ("byte_offset", ctypes.c_uint64)]
+
+
+# DLPack >= 1.0 (capsule "dltensor_versioned"): it can mark a tensor
+# read-only, which numpy needs to export a read-only array at all.
+class _DLManagedTensorVersioned(ctypes.Structure):
+    _fields_ = [("major", ctypes.c_uint32), ("minor", ctypes.c_uint32),
+                ("manager_ctx", ctypes.c_void_p),
+                ("deleter", ctypes.c_void_p),
+                ("flags", ctypes.c_uint64),
+                ("dl_tensor", _DLTensor)]
+
+
+_DL_FLAG_READ_ONLY = 1
 
 
 _DL_CPU, _DL_CUDA, _DL_ROCM = 1, 2, 10
@@ -124,11 +138,36 @@ def config_set(name, value):
 _get_capsule_pointer = ctypes.pythonapi.PyCapsule_GetPointer
 _get_capsule_pointer.restype = ctypes.c_void_p
 _get_capsule_pointer.argtypes = [ctypes.py_object, ctypes.c_char_p]
+_capsule_is_valid = ctypes.pythonapi.PyCapsule_IsValid
+_capsule_is_valid.restype = ctypes.c_int
+_capsule_is_valid.argtypes = [ctypes.py_object, ctypes.c_char_p]
 
 
-def _describe(name, obj, device_type):
+def _dlpack(name, obj, writable):
+    """Returns (DLTensor, capsule). Asks for a versioned capsule first, so
+    that read-only inputs (which legacy DLPack cannot export) work; an output
+    must be writable."""
+    try:
+        capsule = obj.__dlpack__(max_version=(1, 0))
+    except TypeError:  # a producer that predates DLPack 1.0
+        capsule = obj.__dlpack__()
+    except BufferError as e:
+        raise TesselError(1, "%s: cannot export it through DLPack: %s" %
+                          (name, e)) from None
+    if _capsule_is_valid(capsule, b"dltensor_versioned"):
+        ptr = _get_capsule_pointer(capsule, b"dltensor_versioned")
+        managed = _DLManagedTensorVersioned.from_address(ptr)
+        if writable and managed.flags & _DL_FLAG_READ_ONLY:
+            raise TesselError(1, "%s: the array is read-only, but the op "
+                              "writes it" % name)
+        return managed.dl_tensor, capsule
+    ptr = _get_capsule_pointer(capsule, b"dltensor")
+    return _DLTensor.from_address(ptr), capsule
+
+
+def _describe(name, obj, device_type, writable=False):
     """Returns (tessel_tensor, keepalive) for a torch tensor or any object
-    with __dlpack__."""
+    with __dlpack__. writable: the op writes the tensor."""
     t = _Tensor()
     mod = type(obj).__module__
     if mod.startswith("torch"):
@@ -152,9 +191,7 @@ def _describe(name, obj, device_type):
         return t, obj
     if not hasattr(obj, "__dlpack__"):
         raise TesselError(1, "%s: not a DLPack tensor" % name)
-    capsule = obj.__dlpack__()
-    ptr = _get_capsule_pointer(capsule, b"dltensor")
-    dl = _DLTensor.from_address(ptr)
+    dl, capsule = _dlpack(name, obj, writable)
     if dl.device.device_type != device_type:
         raise TesselError(1, "%s: DLPack device type %d does not match the "
                           "context's (%d)" % (name, dl.device.device_type,
@@ -181,6 +218,22 @@ class Context:
     "cuda", "hip", "auto" or None for TESSEL_DEVICE)."""
 
     def __init__(self, device=None, ordinal=0):
+        if device is not None and not isinstance(device, str):
+            raise TypeError("tessel.Context: device must be a str such as "
+                            "'emu' or 'cuda', or None, not %s" %
+                            type(device).__name__)
+        if isinstance(ordinal, bool) or not hasattr(ordinal, "__index__"):
+            raise TypeError("tessel.Context: ordinal must be an int, not %s" %
+                            type(ordinal).__name__)
+        ordinal = ordinal.__index__()
+        if ordinal < 0:
+            raise ValueError("tessel.Context: ordinal %d is negative" %
+                             ordinal)
+        if ordinal > _C_INT_MAX:
+            raise OverflowError("tessel.Context: ordinal %d does not fit the "
+                                "C API's int (at most %d)" %
+                                (ordinal, _C_INT_MAX))
+        self._h = None
         load_library()
         h = ctypes.c_void_p()
         _check(_lib.tessel_context_create(
@@ -191,7 +244,7 @@ class Context:
         self.cu_count = _lib.tessel_context_cu_count(h)
 
     def close(self):
-        if self._h:
+        if getattr(self, "_h", None):
             _lib.tessel_context_destroy(self._h)
             self._h = None
 
@@ -210,7 +263,7 @@ class Context:
         dev = _DEVICE_OF_KIND[self.device_kind]
         tk, a = _describe("k", k, dev)
         ts, b = _describe("slot_mapping", slot_mapping, dev)
-        tc, c = _describe("kv_cache", kv_cache, dev)
+        tc, c = _describe("kv_cache", kv_cache, dev, writable=True)
         _check(_lib.tessel_indexer_k_cache_write(
             self._h, ctypes.byref(tk), ctypes.byref(ts), ctypes.byref(tc),
             ctypes.c_void_p(stream) if stream else None))

@@ -104,3 +104,69 @@ def test_bad_device_and_knob():
         tessel.Context("tpu")
     with pytest.raises(tessel.TesselError, match="unknown knob"):
         tessel.config_set("TESSEL_NOPE", "1")
+
+
+def test_empty_batch_is_a_no_op(ctx):
+    # numpy reports stride 0 for every dimension of an empty array.
+    k = np.zeros((0, 128), dtype=np.float32)
+    slots = np.zeros((0,), dtype=np.int64)
+    cache = np.full((1, 4, 1, 132), 7, dtype=np.uint8)
+    ctx.indexer_k_cache_write(k, slots, cache)
+    assert (cache == 7).all()
+    ctx.indexer_k_cache_write(np.zeros((0, 128), dtype=np.float32, order="F"),
+                              slots, cache)
+    assert (cache == 7).all()
+
+
+def test_one_token_ignores_the_unused_strides(ctx):
+    # Shape (1, 128) from a column slice: the row stride is that of the
+    # parent array and must not matter.
+    rng = np.random.default_rng(3)
+    k = rng.normal(size=(1, 256)).astype(np.float32)[:, :128]
+    cache = np.zeros((1, 4, 1, 132), dtype=np.uint8)
+    ctx.indexer_k_cache_write(k, np.array([2], dtype=np.int64), cache)
+    assert cache.reshape(-1)[2 * 128:3 * 128].any()
+
+
+def test_read_only_inputs_are_accepted(ctx):
+    k = np.ones((2, 128), dtype=np.float32)
+    k.flags.writeable = False
+    slots = np.array([0, 1], dtype=np.int64)
+    slots.flags.writeable = False
+    cache = np.zeros((1, 4, 1, 132), dtype=np.uint8)
+    ctx.indexer_k_cache_write(k, slots, cache)
+    flat = cache.reshape(-1)
+    assert flat[:2 * 128].any()
+    scale = struct.unpack("<f", flat[4 * 128:4 * 128 + 4].tobytes())[0]
+    assert scale == pytest.approx(1.0 / 240.0, rel=1e-6)
+
+
+def test_read_only_output_is_refused(ctx):
+    k = np.ones((2, 128), dtype=np.float32)
+    cache = np.zeros((1, 4, 1, 132), dtype=np.uint8)
+    cache.flags.writeable = False
+    with pytest.raises(tessel.TesselError,
+                       match="kv_cache: the array is read-only, but the op "
+                             "writes it"):
+        ctx.indexer_k_cache_write(k, np.array([0, 1], dtype=np.int64), cache)
+    assert not cache.any()
+
+
+def test_context_argument_types_and_ranges():
+    with pytest.raises(TypeError, match="device must be a str such as 'emu' "
+                                        "or 'cuda', or None, not int"):
+        tessel.Context(123)
+    with pytest.raises(TypeError, match="ordinal must be an int, not str"):
+        tessel.Context("emu", "0")
+    with pytest.raises(OverflowError, match="ordinal 1099511627776 does not "
+                                            "fit the C API's int"):
+        tessel.Context("emu", 2 ** 40)
+    with pytest.raises(ValueError, match="ordinal -1 is negative"):
+        tessel.Context("emu", -1)
+    with pytest.raises(tessel.TesselError,
+                       match=r"device ordinal 1000000 is out of range for "
+                             r"emu \(valid: 0\)"):
+        tessel.Context("emu", 1000000)
+    c = tessel.Context("emu", np.int64(0))  # any integer type
+    assert c.device_kind == "emu"
+    c.close()

@@ -77,6 +77,46 @@ TEST_F(IndexerValidation, ValidCallReachesDispatch) {
             TESSEL_SUCCESS);
 }
 
+TEST_F(IndexerValidation, StridesOfEmptyAndSizeOneDimsDoNotMatter) {
+  // An empty batch as numpy describes it: every stride 0. A no-op, whatever
+  // the strides and pointers of the empty tensors.
+  k = makeTensor(nullptr, TESSEL_DTYPE_F32, {0, 128}, {0, 0});
+  s = makeTensor(reinterpret_cast<void *>(3), TESSEL_DTYPE_I64, {0}, {0});
+  EXPECT_EQ(tessel_indexer_k_cache_write(ctx, &k, &s, &c, nullptr),
+            TESSEL_SUCCESS)
+      << tessel_last_error();
+  k.strides[1] = -5;
+  EXPECT_EQ(tessel_indexer_k_cache_write(ctx, &k, &s, &c, nullptr),
+            TESSEL_SUCCESS)
+      << tessel_last_error();
+  // One token: the row stride and the slot stride are never used. The call
+  // passes validation and stops only for want of a kernel.
+  TearDown();
+  SetUp();
+  k.shape[0] = 1;
+  k.strides[0] = 0;
+  s.shape[0] = 1;
+  s.strides[0] = -7;
+  EXPECT_EQ(tessel_indexer_k_cache_write(ctx, &k, &s, &c, nullptr),
+            TESSEL_ERROR_NO_KERNEL)
+      << tessel_last_error();
+  // A size-1 dimension of the cache may have any stride, even a negative one.
+  c.strides[2] = -1;
+  EXPECT_EQ(tessel_indexer_k_cache_write(ctx, &k, &s, &c, nullptr),
+            TESSEL_ERROR_NO_KERNEL)
+      << tessel_last_error();
+  // With tokens, the inner stride of k still must be 1.
+  k.strides[1] = 0;
+  EXPECT_EQ(tessel_indexer_k_cache_write(ctx, &k, &s, &c, nullptr),
+            TESSEL_ERROR_INVALID_ARGUMENT);
+  EXPECT_NE(
+      std::string(tessel_last_error()).find("k: inner stride must be 1, got 0"),
+      std::string::npos)
+      << tessel_last_error();
+  TearDown();
+  SetUp();
+}
+
 TEST_F(IndexerValidation, NullPointers) {
   EXPECT_EQ(tessel_indexer_k_cache_write(nullptr, &k, &s, &c, nullptr),
             TESSEL_ERROR_INVALID_ARGUMENT);

@@ -117,6 +117,30 @@ TEST(Backends, CudaDeviceWhenPresent) {
   tessel_context_destroy(ctx);
 }
 
+TEST(Backends, EmuOrdinalOutOfRangeIsAnError) {
+  ASSERT_EQ(tessel_config_set("TESSEL_EMU_LIBRARY", FAKE_EMU_PATH),
+            TESSEL_SUCCESS);
+  tessel_context *ctx = nullptr;
+  EXPECT_EQ(tessel_context_create("emu", 1000000, &ctx),
+            TESSEL_ERROR_INVALID_ARGUMENT);
+  EXPECT_EQ(ctx, nullptr);
+  EXPECT_EQ(std::string(tessel_last_error()),
+            "device ordinal 1000000 is out of range for emu (valid: 0)");
+  EXPECT_EQ(tessel_context_create("emu:gfx950", 1, &ctx),
+            TESSEL_ERROR_INVALID_ARGUMENT);
+  EXPECT_EQ(std::string(tessel_last_error()),
+            "device ordinal 1 is out of range for emu:gfx950 (valid: 0)");
+  EXPECT_EQ(tessel_context_create("emu", -3, &ctx),
+            TESSEL_ERROR_INVALID_ARGUMENT);
+  EXPECT_NE(
+      std::string(tessel_last_error()).find("device ordinal -3 is negative"),
+      std::string::npos)
+      << tessel_last_error();
+  ASSERT_EQ(tessel_context_create("emu", 0, &ctx), TESSEL_SUCCESS)
+      << tessel_last_error();
+  tessel_context_destroy(ctx);
+}
+
 TEST(Marshalling, FlattensIntoThe19ParamAbi) {
   // The kernel's SIMT signature, written out independently.
   std::vector<ArgKind> want = {
@@ -134,7 +158,7 @@ TEST(Marshalling, FlattensIntoThe19ParamAbi) {
   tessel_tensor c = makeTensor(cmem, TESSEL_DTYPE_U8, {3, 32, 1, 132},
                                {32 * 132, 132, 132, 1});
   IndexerProblem p;
-  Status st = validateIndexerKCacheWrite(&k, &s, &c, true, p);
+  Status st = validateIndexerKCacheWrite(&k, &s, &c, nullptr, p);
   ASSERT_TRUE(st.isOk()) << st.message();
   IndexerLaunchArgs a;
   marshalIndexerKCacheWrite(p, a);

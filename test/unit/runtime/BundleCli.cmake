@@ -61,3 +61,11 @@ run(1 -o ${WORK}/bad.tbundle ${WORK}/bad.json)
 expect_in("code object 'x': ptx needs target sm_90, not gfx942")
 run(1 -o ${WORK}/bad.tbundle ${WORK}/nope.json)
 run(2 --bogus)
+
+# Endless and non-regular files are refused at once, never read forever.
+run(1 --list /dev/zero)
+expect_in("'/dev/zero': it is a character device, not a regular file")
+run(1 --list ${WORK})
+expect_in("it is a directory")
+run(1 -o ${WORK}/z.tbundle /dev/zero)
+expect_in("'/dev/zero': it is a character device")

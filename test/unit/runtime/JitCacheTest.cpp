@@ -6,6 +6,7 @@
 #include <gtest/gtest.h>
 
 #include <algorithm>
+#include <cerrno>
 #include <cstring>
 #include <dirent.h>
 #include <sys/stat.h>
@@ -108,6 +109,75 @@ TEST_F(JitCacheTest, MissCompilesHitReadsAndCorruptionRecompiles) {
   EXPECT_TRUE(hit);
   for (const auto &f : cacheFiles())
     EXPECT_EQ(f.find(".tmp"), std::string::npos) << f;
+}
+
+TEST_F(JitCacheTest, CreatesPrivateFolders) {
+  JitCache cache(cacheDir, FAKE_JIT_PATH);
+  BundleEntry e;
+  ASSERT_TRUE(
+      cache.getOrCompile(source, "emu-gfx950", {{"k_bf16", 1}}, e, nullptr)
+          .isOk());
+  EXPECT_EQ(cache.cacheProblem(), "");
+  for (const std::string &d : {dir + "/cache", cacheDir}) {
+    struct stat st;
+    ASSERT_EQ(0, stat(d.c_str(), &st)) << d;
+    EXPECT_EQ(st.st_mode & 0777, 0700u) << d;
+  }
+}
+
+TEST_F(JitCacheTest, RefusesAGroupOrOtherWritableFolder) {
+  ASSERT_EQ(0, mkdir((dir + "/cache").c_str(), 0700));
+  ASSERT_EQ(0, mkdir(cacheDir.c_str(), 0700));
+  ASSERT_EQ(0, chmod(cacheDir.c_str(), 0777));
+  JitCache cache(cacheDir, FAKE_JIT_PATH);
+  BundleEntry e;
+  bool hit = true;
+  for (int i = 1; i <= 2; ++i) {
+    Status s =
+        cache.getOrCompile(source, "emu-gfx950", {{"k_bf16", 1}}, e, &hit);
+    ASSERT_TRUE(s.isOk()) << s.message();
+    EXPECT_FALSE(hit);
+    EXPECT_EQ(compiles(), i);
+  }
+  EXPECT_EQ(cache.cacheProblem(),
+            "cache folder '" + cacheDir +
+                "' is writable by group or others (mode 0777); compiling "
+                "without the cache");
+  EXPECT_TRUE(cacheFiles().empty());
+  // An entry planted there is not loaded.
+  ASSERT_EQ(0, chmod(cacheDir.c_str(), 0700));
+  ASSERT_TRUE(cache.getOrCompile(source, "emu-gfx950", {{"k_bf16", 1}}, e, &hit)
+                  .isOk());
+  ASSERT_EQ(cacheFiles().size(), 1u);
+  ASSERT_EQ(0, chmod(cacheDir.c_str(), 0770));
+  ASSERT_TRUE(cache.getOrCompile(source, "emu-gfx950", {{"k_bf16", 1}}, e, &hit)
+                  .isOk());
+  EXPECT_FALSE(hit);
+  EXPECT_EQ(compiles(), 4);
+  EXPECT_NE(cache.cacheProblem().find("(mode 0770)"), std::string::npos)
+      << cache.cacheProblem();
+}
+
+TEST_F(JitCacheTest, RefusesAFolderOfAnotherUser) {
+  ASSERT_EQ(0, mkdir((dir + "/cache").c_str(), 0700));
+  ASSERT_EQ(0, mkdir(cacheDir.c_str(), 0700));
+  // Compile once so that a valid entry is there, then give the folder away.
+  JitCache cache(cacheDir, FAKE_JIT_PATH);
+  BundleEntry e;
+  bool hit = true;
+  ASSERT_TRUE(cache.getOrCompile(source, "emu-gfx950", {{"k_bf16", 1}}, e, &hit)
+                  .isOk());
+  ASSERT_EQ(cacheFiles().size(), 1u);
+  if (chown(cacheDir.c_str(), 65534, static_cast<gid_t>(-1)) != 0)
+    GTEST_SKIP() << "cannot chown to uid 65534 (not root): " << strerror(errno);
+  ASSERT_TRUE(cache.getOrCompile(source, "emu-gfx950", {{"k_bf16", 1}}, e, &hit)
+                  .isOk());
+  EXPECT_FALSE(hit);
+  EXPECT_EQ(compiles(), 2);
+  EXPECT_EQ(cache.cacheProblem(),
+            "cache folder '" + cacheDir +
+                "' is owned by uid 65534, not by this user (uid " +
+                std::to_string(geteuid()) + "); compiling without the cache");
 }
 
 TEST_F(JitCacheTest, ErrorsAreClear) {

@@ -7,6 +7,7 @@
 #include <gtest/gtest.h>
 
 #include <random>
+#include <sys/stat.h>
 
 using namespace tessel;
 using namespace tessel_test;
@@ -158,6 +159,149 @@ TEST(TunedTable, TunedDirOverridesAndReportsErrors) {
   EXPECT_NE(s.message().find(file + ":2:"), std::string::npos) << s.message();
   unlink(file.c_str());
   rmdir(dir.c_str());
+}
+
+TEST(TunedTable, ConflictingRowsNameBothLines) {
+  TunedTable t;
+  // Same key (the value columns differ): the second row is an error.
+  Status s = parse("gfx942,304,128,64,bf16,0,8,k,1,1,0,0,0\n"
+                   "gfx942,304,128,64,f32,0,8,k,1,1,0,0,0\n"
+                   "gfx942,304,128,64,bf16,0,8,k,4,2,0,1.5,0\n",
+                   t);
+  EXPECT_EQ(s.code(), TESSEL_ERROR_TABLE);
+  EXPECT_NE(s.message().find("t.csv:4:1: row has the same key as line 2 "
+                             "(arch=gfx942 cu_num=304 head_dim=128 "
+                             "kv_block_size=64 k_dtype=bf16 preshuffle=0 "
+                             "tokens=8)"),
+            std::string::npos)
+      << s.message();
+  // Rows that differ in any key column are fine.
+  s = parse("gfx942,304,128,64,bf16,0,8,k,1,1,0,0,0\n"
+            "gfx942,304,128,64,bf16,1,8,k,1,1,0,0,0\n"
+            "gfx950,304,128,64,bf16,0,8,k,1,1,0,0,0\n",
+            t);
+  EXPECT_TRUE(s.isOk()) << s.message();
+}
+
+namespace {
+// A temp folder for TESSEL_TUNED_DIR, removed afterwards.
+struct TunedDir {
+  std::string path;
+  TunedDir() {
+    path = tempPath("tessel-tuned");
+    unlink(path.c_str());
+    mkdir(path.c_str(), 0700);
+  }
+  ~TunedDir() {
+    std::string cmd = "rm -rf '" + path + "'";
+    (void)!system(cmd.c_str());
+  }
+  std::string file(const char *name) const { return path + "/" + name; }
+};
+} // namespace
+
+TEST(TunedTable, MissingTunedDirIsAnError) {
+  TunedTable t;
+  Status s = loadTunedTable("/nonexistent/tessel-tuned",
+                            indexerKCacheWriteSchema(), t);
+  EXPECT_EQ(s.code(), TESSEL_ERROR_IO);
+  EXPECT_NE(s.message().find("TESSEL_TUNED_DIR '/nonexistent/tessel-tuned': "
+                             "No such file or directory"),
+            std::string::npos)
+      << s.message();
+  TunedDir d;
+  std::string notDir = d.file("plain");
+  ASSERT_TRUE(writeBytes(notDir, "x"));
+  s = loadTunedTable(notDir, indexerKCacheWriteSchema(), t);
+  EXPECT_NE(
+      s.message().find("TESSEL_TUNED_DIR '" + notDir + "' is not a directory"),
+      std::string::npos)
+      << s.message();
+}
+
+TEST(TunedTable, BrokenSymlinkIsAnError) {
+  TunedDir d;
+  std::string csv = d.file("indexer_k_cache_write.csv");
+  ASSERT_EQ(0, symlink((d.path + "/gone.csv").c_str(), csv.c_str()));
+  TunedTable t;
+  Status s = loadTunedTable(d.path, indexerKCacheWriteSchema(), t);
+  EXPECT_EQ(s.code(), TESSEL_ERROR_IO);
+  EXPECT_NE(
+      s.message().find("tuned table '" + csv + "' is a broken symbolic link"),
+      std::string::npos)
+      << s.message();
+}
+
+TEST(TunedTable, MissingTableFallsBackWithANote) {
+  TunedDir d;
+  TunedTable t;
+  std::string note;
+  Status s = loadTunedTable(d.path, indexerKCacheWriteSchema(), t, &note);
+  ASSERT_TRUE(s.isOk()) << s.message();
+  EXPECT_EQ(t.file, "<built-in>/indexer_k_cache_write.csv");
+  EXPECT_EQ(note, "TESSEL_TUNED_DIR '" + d.path +
+                      "' has no indexer_k_cache_write.csv; using the "
+                      "built-in table");
+}
+
+TEST(TunedTable, EveryTableIsValidatedAtLoad) {
+  TunedDir d;
+  ASSERT_TRUE(writeBytes(d.file("indexer_k_cache_write.csv"),
+                         std::string(kHeader) +
+                             "gfx950,1,128,16,f32,0,8,k,2,1,0,0,0\n"));
+  // The paged_mqa_logits table is broken, though no op reads it yet.
+  ASSERT_TRUE(writeBytes(d.file("paged_mqa_logits.csv"), "arch,heads\n"));
+  std::vector<TunedTable> tables;
+  std::vector<std::string> notes;
+  Status s = loadTunedTables(d.path, tables, notes);
+  EXPECT_EQ(s.code(), TESSEL_ERROR_TABLE);
+  EXPECT_NE(s.message().find(d.file("paged_mqa_logits.csv") +
+                             ":1:1: header lacks column 'cu_num'"),
+            std::string::npos)
+      << s.message();
+
+  // So does context creation.
+  ASSERT_EQ(tessel_config_set("TESSEL_EMU_LIBRARY", FAKE_EMU_PATH),
+            TESSEL_SUCCESS);
+  ASSERT_EQ(tessel_config_set("TESSEL_TUNED_DIR", d.path.c_str()),
+            TESSEL_SUCCESS);
+  tessel_context *ctx = nullptr;
+  EXPECT_EQ(tessel_context_create("emu", 0, &ctx), TESSEL_ERROR_TABLE);
+  EXPECT_NE(std::string(tessel_last_error()).find("paged_mqa_logits.csv:1:1:"),
+            std::string::npos)
+      << tessel_last_error();
+  // A missing folder fails context creation instead of falling back.
+  ASSERT_EQ(tessel_config_set("TESSEL_TUNED_DIR", "/nonexistent/tuned"),
+            TESSEL_SUCCESS);
+  EXPECT_EQ(tessel_context_create("emu", 0, &ctx), TESSEL_ERROR_IO);
+  EXPECT_NE(std::string(tessel_last_error())
+                .find("TESSEL_TUNED_DIR '/nonexistent/tuned'"),
+            std::string::npos)
+      << tessel_last_error();
+  tessel_config_set("TESSEL_TUNED_DIR", "");
+}
+
+TEST(TunedTable, TableForNoOpIsAnError) {
+  TunedDir d;
+  ASSERT_TRUE(writeBytes(d.file("indexer_k_cache_writ.csv"), kHeader));
+  std::vector<TunedTable> tables;
+  std::vector<std::string> notes;
+  Status s = loadTunedTables(d.path, tables, notes);
+  EXPECT_EQ(s.code(), TESSEL_ERROR_TABLE);
+  EXPECT_NE(s.message().find("tuned table '" +
+                             d.file("indexer_k_cache_writ."
+                                    "csv") +
+                             "' names no op (tables: <op>.csv for "
+                             "indexer_k_cache_write, paged_mqa_logits)"),
+            std::string::npos)
+      << s.message();
+  // Without it, both tables fall back to the built-in ones, with notes.
+  ASSERT_EQ(0, unlink(d.file("indexer_k_cache_writ.csv").c_str()));
+  notes.clear();
+  s = loadTunedTables(d.path, tables, notes);
+  ASSERT_TRUE(s.isOk()) << s.message();
+  EXPECT_EQ(tables.size(), 2u);
+  EXPECT_EQ(notes.size(), 2u);
 }
 
 TEST(TunedTable, RoundUpPow2) {

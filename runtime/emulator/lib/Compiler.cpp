@@ -28,6 +28,8 @@
 #include "llvm/Support/SourceMgr.h"
 #include "llvm/Support/raw_ostream.h"
 
+#include <cmath>
+#include <cstdlib>
 #include <cstring>
 #include <functional>
 #include <optional>
@@ -1644,6 +1646,30 @@ llvm::Expected<size_t> Module::numParams(StringRef kernel) const {
   return K->numFlatParams;
 }
 
+namespace {
+/// The only setting the emulator reads from the environment.
+constexpr const char *kTimeoutEnv = "TESSEL_EMU_TIMEOUT_S";
+
+/// The watchdog limit of a launch: the option if set, else the environment
+/// variable, else the default.
+llvm::Expected<double> resolveTimeout(const LaunchOptions &opts) {
+  if (opts.timeoutSeconds >= 0)
+    return opts.timeoutSeconds;
+  const char *v = std::getenv(kTimeoutEnv);
+  if (!v || !*v)
+    return kDefaultTimeoutSeconds;
+  char *end = nullptr;
+  double t = std::strtod(v, &end);
+  if (*end != '\0' || !std::isfinite(t) || t < 0)
+    return llvm::createStringError(
+        llvm::inconvertibleErrorCode(),
+        std::string(kTimeoutEnv) +
+            ": expected a number of seconds >= 0 (0 = no limit), got '" + v +
+            "'");
+  return t;
+}
+} // namespace
+
 llvm::Error Module::launch(StringRef kernel, Dim3 grid, Dim3 block,
                            llvm::ArrayRef<void *> params,
                            const LaunchOptions &opts,
@@ -1652,11 +1678,13 @@ llvm::Error Module::launch(StringRef kernel, Dim3 grid, Dim3 block,
   if (!K)
     return llvm::createStringError(llvm::inconvertibleErrorCode(),
                                    "no kernel named '" + kernel.str() + "'");
-  LaunchConfig cfg{{grid.x, grid.y, grid.z},
-                   {block.x, block.y, block.z},
-                   opts.maxResidentWorkgroups,
-                   opts.yieldBudget > 0 ? opts.yieldBudget : 1,
-                   opts.maxLoopIterations};
+  llvm::Expected<double> timeout = resolveTimeout(opts);
+  if (!timeout)
+    return timeout.takeError();
+  LaunchConfig cfg{
+      {grid.x, grid.y, grid.z},   {block.x, block.y, block.z},
+      opts.maxResidentWorkgroups, opts.yieldBudget > 0 ? opts.yieldBudget : 1,
+      opts.maxLoopIterations,     *timeout};
   uint64_t ops = 0;
   std::string err = runKernel(*K, cfg, params.data(), params.size(), &ops);
   if (stats)

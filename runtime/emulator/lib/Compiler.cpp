@@ -89,14 +89,34 @@ unsigned numElems(Type t) {
   return 1;
 }
 
+/// The file:line:col inside `loc`: the first FileLineColLoc found looking
+/// through fused, call-site (callee first), name and opaque locations.
+std::optional<std::string> fileLineCol(Location loc) {
+  auto fl = loc->findInstanceOf<FileLineColLoc>();
+  if (!fl)
+    return std::nullopt;
+  return fl.getFilename().str() + ":" + std::to_string(fl.getLine()) + ":" +
+         std::to_string(fl.getColumn());
+}
+
 std::string locString(Location loc) {
-  if (auto fl = loc->findInstanceOf<FileLineColLoc>())
-    return (fl.getFilename().str() + ":" + std::to_string(fl.getLine()) + ":" +
-            std::to_string(fl.getColumn()));
+  if (std::optional<std::string> s = fileLineCol(loc))
+    return *s;
   std::string s;
   llvm::raw_string_ostream os(s);
   loc.print(os);
   return s;
+}
+
+/// Where `op` comes from. SIMT IR printed with its source locations
+/// (tessel::printSimt) leaves some ops, such as constants the lowering
+/// creates, with an unknown location; they are named by the nearest enclosing
+/// op that has one.
+std::string locString(Operation *op) {
+  for (Operation *o = op; o; o = o->getParentOp())
+    if (std::optional<std::string> s = fileLineCol(o->getLoc()))
+      return *s;
+  return locString(op->getLoc());
 }
 
 bool isWorkgroupSpace(Attribute ms) {
@@ -121,12 +141,12 @@ private:
 
   LogicalResult fail(Operation *op, const llvm::Twine &msg) {
     if (error.empty())
-      error = locString(op->getLoc()) + ": '" +
-              op->getName().getStringRef().str() + "': " + msg.str();
+      error = locString(op) + ": '" + op->getName().getStringRef().str() +
+              "': " + msg.str();
     return failure();
   }
   uint32_t locOf(Operation *op) {
-    K.locs.push_back(locString(op->getLoc()) + ": '" +
+    K.locs.push_back(locString(op) + ": '" +
                      op->getName().getStringRef().str() + "'");
     return (uint32_t)K.locs.size() - 1;
   }
@@ -1305,7 +1325,7 @@ LogicalResult KernelCompiler::compileOp(Operation *op) {
     for (unsigned r = 0; r < L.rank; ++r)
       L.sizes[r] = t.getShape()[r];
     K.ldsBytes += t.getNumElements() * L.elemBytes;
-    K.bufferNames.push_back("memref.alloca at " + locString(op->getLoc()));
+    K.bufferNames.push_back("memref.alloca at " + locString(op));
     L.what = K.bufferNames.size() - 1;
     K.lds.push_back(L);
     return success();

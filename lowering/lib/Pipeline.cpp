@@ -25,6 +25,11 @@ void tessel::registerTesselDialects(DialectRegistry &registry) {
                   LLVM::LLVMDialect, func::FuncDialect, ub::UBDialect>();
 }
 
+void tessel::printSimt(ModuleOp module, llvm::raw_ostream &os) {
+  module->print(os, OpPrintingFlags().enableDebugInfo(/*enable=*/true,
+                                                      /*prettyForm=*/false));
+}
+
 void tessel::buildTileToSimtPipeline(OpPassManager &pm,
                                      const TargetInfo &target,
                                      const KnobBindings &knobs) {

@@ -182,7 +182,7 @@ int tessel_jit_compile(const char *sourcePath, const char *targetName,
   llvm::json::Value resources = llvm::json::Object{{"format", "simt"}};
   if (simt) {
     llvm::raw_string_ostream os(bytes);
-    module->print(os);
+    tessel::printSimt(*module, os);
     format = "simt";
   } else {
     tessel::BackendRequest request;

@@ -51,21 +51,24 @@ def load_variants(path):
     return kernels
 
 
-def run(cmd):
-    r = subprocess.run(cmd, capture_output=True, text=True)
+def run(cmd, cwd=None):
+    r = subprocess.run(cmd, capture_output=True, text=True, cwd=cwd)
     if r.returncode != 0:
         fail(f"{' '.join(cmd)} failed:\n{r.stderr}")
     return r.stdout
 
 
-def compile_one(translate, src, target, knobs, outdir, name):
+def compile_one(translate, root, src, target, knobs, outdir, name):
     fmt, chip = FORMATS[target]
     knob_args = [f"--knob={k}={v}" for k, v in knobs.items()]
     out = os.path.join(outdir, f"{name}.{fmt}")
     res = os.path.join(outdir, f"{name}.json")
     # The SIMT IR gives the workgroup size; the code object its resources.
+    # It keeps each op's source location, and the source is named relative to
+    # `root` (e.g. kernels_dsl/x.mlir:96:12), so that emulator faults point at
+    # the DSL line and the bundle does not depend on where it was built.
     simt = run([translate, src, f"--target={chip}", "--emit=simt", "-o", "-"]
-               + knob_args)
+               + knob_args, cwd=root)
     m = re.search(r"known_block_size = array<i32: (\d+), (\d+), (\d+)>", simt)
     if not m:
         fail(f"{src} ({target}): the SIMT IR has no known_block_size")
@@ -76,7 +79,7 @@ def compile_one(translate, src, target, knobs, outdir, name):
         resources = {"format": "simt"}
     else:
         run([translate, src, f"--target={chip}", f"--emit={fmt}", "-o", out,
-             f"--resource-json={res}", "--ptxas=none"] + knob_args)
+             f"--resource-json={res}", "--ptxas=none"] + knob_args, cwd=root)
         with open(res) as f:
             resources = json.load(f)
     return {"file": os.path.basename(out), "block": block,
@@ -99,10 +102,13 @@ def main():
 
 
 def build(args, kernels, outdir):
+    kernels_dir = os.path.abspath(args.kernels)
+    root = os.path.dirname(kernels_dir)
+    translate = os.path.abspath(args.translate)
     jobs = []
     for k in kernels:
-        src = os.path.join(args.kernels, k["source"])
-        with open(src, "rb") as f:
+        src = os.path.join(os.path.basename(kernels_dir), k["source"])
+        with open(os.path.join(root, src), "rb") as f:
             source_hash = hashlib.sha256(f.read()).hexdigest()
         names = sorted(k["knobs"])
         for values in itertools.product(*(k["knobs"][n] for n in names)):
@@ -114,8 +120,8 @@ def build(args, kernels, outdir):
 
     entries = []
     with concurrent.futures.ThreadPoolExecutor(max(1, args.jobs)) as pool:
-        futures = [pool.submit(compile_one, args.translate, src, target, knobs,
-                               outdir, name)
+        futures = [pool.submit(compile_one, translate, root, src, target,
+                               knobs, outdir, name)
                    for (_, src, target, knobs, name, _) in jobs]
         for (k, _, target, knobs, name, source_hash), fut in zip(jobs,
                                                                  futures):

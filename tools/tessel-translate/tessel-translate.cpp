@@ -239,7 +239,7 @@ int main(int argc, char **argv) {
         return 1;
       resources = std::move(artifacts->binary);
     }
-    module->print(output->os());
+    tessel::printSimt(*module, output->os());
   } else {
     tessel::BackendOptions opts;
     opts.optLevel = level;

@@ -28,6 +28,8 @@
 #include "llvm/Support/SourceMgr.h"
 #include "llvm/Support/raw_ostream.h"
 
+#include <cmath>
+#include <cstdlib>
 #include <cstring>
 #include <functional>
 #include <optional>
@@ -87,14 +89,34 @@ unsigned numElems(Type t) {
   return 1;
 }
 
+/// The file:line:col inside `loc`: the first FileLineColLoc found looking
+/// through fused, call-site (callee first), name and opaque locations.
+std::optional<std::string> fileLineCol(Location loc) {
+  auto fl = loc->findInstanceOf<FileLineColLoc>();
+  if (!fl)
+    return std::nullopt;
+  return fl.getFilename().str() + ":" + std::to_string(fl.getLine()) + ":" +
+         std::to_string(fl.getColumn());
+}
+
 std::string locString(Location loc) {
-  if (auto fl = loc->findInstanceOf<FileLineColLoc>())
-    return (fl.getFilename().str() + ":" + std::to_string(fl.getLine()) + ":" +
-            std::to_string(fl.getColumn()));
+  if (std::optional<std::string> s = fileLineCol(loc))
+    return *s;
   std::string s;
   llvm::raw_string_ostream os(s);
   loc.print(os);
   return s;
+}
+
+/// Where `op` comes from. SIMT IR printed with its source locations
+/// (tessel::printSimt) leaves some ops, such as constants the lowering
+/// creates, with an unknown location; they are named by the nearest enclosing
+/// op that has one.
+std::string locString(Operation *op) {
+  for (Operation *o = op; o; o = o->getParentOp())
+    if (std::optional<std::string> s = fileLineCol(o->getLoc()))
+      return *s;
+  return locString(op->getLoc());
 }
 
 bool isWorkgroupSpace(Attribute ms) {
@@ -119,12 +141,12 @@ private:
 
   LogicalResult fail(Operation *op, const llvm::Twine &msg) {
     if (error.empty())
-      error = locString(op->getLoc()) + ": '" +
-              op->getName().getStringRef().str() + "': " + msg.str();
+      error = locString(op) + ": '" + op->getName().getStringRef().str() +
+              "': " + msg.str();
     return failure();
   }
   uint32_t locOf(Operation *op) {
-    K.locs.push_back(locString(op->getLoc()) + ": '" +
+    K.locs.push_back(locString(op) + ": '" +
                      op->getName().getStringRef().str() + "'");
     return (uint32_t)K.locs.size() - 1;
   }
@@ -1303,7 +1325,7 @@ LogicalResult KernelCompiler::compileOp(Operation *op) {
     for (unsigned r = 0; r < L.rank; ++r)
       L.sizes[r] = t.getShape()[r];
     K.ldsBytes += t.getNumElements() * L.elemBytes;
-    K.bufferNames.push_back("memref.alloca at " + locString(op->getLoc()));
+    K.bufferNames.push_back("memref.alloca at " + locString(op));
     L.what = K.bufferNames.size() - 1;
     K.lds.push_back(L);
     return success();
@@ -1644,6 +1666,30 @@ llvm::Expected<size_t> Module::numParams(StringRef kernel) const {
   return K->numFlatParams;
 }
 
+namespace {
+/// The only setting the emulator reads from the environment.
+constexpr const char *kTimeoutEnv = "TESSEL_EMU_TIMEOUT_S";
+
+/// The watchdog limit of a launch: the option if set, else the environment
+/// variable, else the default.
+llvm::Expected<double> resolveTimeout(const LaunchOptions &opts) {
+  if (opts.timeoutSeconds >= 0)
+    return opts.timeoutSeconds;
+  const char *v = std::getenv(kTimeoutEnv);
+  if (!v || !*v)
+    return kDefaultTimeoutSeconds;
+  char *end = nullptr;
+  double t = std::strtod(v, &end);
+  if (*end != '\0' || !std::isfinite(t) || t < 0)
+    return llvm::createStringError(
+        llvm::inconvertibleErrorCode(),
+        std::string(kTimeoutEnv) +
+            ": expected a number of seconds >= 0 (0 = no limit), got '" + v +
+            "'");
+  return t;
+}
+} // namespace
+
 llvm::Error Module::launch(StringRef kernel, Dim3 grid, Dim3 block,
                            llvm::ArrayRef<void *> params,
                            const LaunchOptions &opts,
@@ -1652,11 +1698,13 @@ llvm::Error Module::launch(StringRef kernel, Dim3 grid, Dim3 block,
   if (!K)
     return llvm::createStringError(llvm::inconvertibleErrorCode(),
                                    "no kernel named '" + kernel.str() + "'");
-  LaunchConfig cfg{{grid.x, grid.y, grid.z},
-                   {block.x, block.y, block.z},
-                   opts.maxResidentWorkgroups,
-                   opts.yieldBudget > 0 ? opts.yieldBudget : 1,
-                   opts.maxLoopIterations};
+  llvm::Expected<double> timeout = resolveTimeout(opts);
+  if (!timeout)
+    return timeout.takeError();
+  LaunchConfig cfg{
+      {grid.x, grid.y, grid.z},   {block.x, block.y, block.z},
+      opts.maxResidentWorkgroups, opts.yieldBudget > 0 ? opts.yieldBudget : 1,
+      opts.maxLoopIterations,     *timeout};
   uint64_t ops = 0;
   std::string err = runKernel(*K, cfg, params.data(), params.size(), &ops);
   if (stats)

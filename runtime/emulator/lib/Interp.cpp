@@ -11,8 +11,10 @@
 #include "Program.h"
 
 #include <algorithm>
+#include <chrono>
 #include <cinttypes>
 #include <cmath>
+#include <cstdio>
 #include <limits>
 #include <memory>
 #include <sstream>
@@ -28,12 +30,87 @@ struct Workgroup {
   bool active = false;
 };
 
+using Clock = std::chrono::steady_clock;
+
+/// Back-edges between two reads of the clock: a tight emulated loop takes
+/// well over 1 us per back-edge, so the watchdog reacts within milliseconds
+/// while the clock costs nothing measurable.
+constexpr uint64_t kClockInterval = 4096;
+
 struct LaunchState {
   const Kernel *K;
   LaunchConfig cfg;
   uint64_t loopIters = 0;
+  /// loopIters value at which backEdge() calls the watchdog next.
+  uint64_t nextCheck = 0;
+  Clock::time_point start;
+  /// The resident workgroups and the grid's progress, for the watchdog's
+  /// report.
+  const std::vector<std::unique_ptr<Workgroup>> *slots = nullptr;
+  uint64_t numWG = 0, nextWG = 0;
   std::string error;
+
+  void scheduleCheck() {
+    nextCheck = loopIters + kClockInterval;
+    if (cfg.maxLoopIters)
+      nextCheck = std::min(nextCheck, cfg.maxLoopIters + 1);
+  }
+  double elapsedSeconds() const {
+    return std::chrono::duration<double>(Clock::now() - start).count();
+  }
+  bool pastDeadline() const {
+    return cfg.timeoutS > 0 && elapsedSeconds() > cfg.timeoutS;
+  }
+  std::string watchdogMessage(const char *where) const;
+  std::string runningWorkgroups() const;
 };
+
+std::string LaunchState::watchdogMessage(const char *where) const {
+  char elapsed[32];
+  std::snprintf(elapsed, sizeof elapsed, "%.2f", elapsedSeconds());
+  std::ostringstream os;
+  os << "the watchdog stopped the launch" << where << " after " << elapsed
+     << " s (limit " << cfg.timeoutS
+     << " s; set LaunchOptions::timeoutSeconds or TESSEL_EMU_TIMEOUT_S, 0 = "
+        "no limit): endless loop or spin-wait? "
+     << runningWorkgroups();
+  return os.str();
+}
+
+// Lists the resident workgroups that have not finished and where their
+// waves are: a spinning wave at its loop, the others typically at a barrier.
+std::string LaunchState::runningWorkgroups() const {
+  constexpr unsigned kMaxListed = 8;
+  std::string out = "Workgroups still running:";
+  unsigned listed = 0, more = 0;
+  for (const auto &G : *slots) {
+    if (!G || !G->active)
+      continue;
+    if (listed == kMaxListed) {
+      ++more;
+      continue;
+    }
+    out += (listed++ ? "; (" : " (") + std::to_string(G->id[0]) + "," +
+           std::to_string(G->id[1]) + "," + std::to_string(G->id[2]) + ")";
+    std::vector<uint32_t> where; // distinct locs of the unfinished waves
+    for (const Wave &W : G->waves) {
+      if (W.status == Status::Done)
+        continue;
+      uint32_t pc = W.status == Status::Barrier ? W.barrierPc : W.pc;
+      uint32_t loc = K->code[std::min<size_t>(pc, K->code.size() - 1)].loc;
+      if (std::find(where.begin(), where.end(), loc) == where.end())
+        where.push_back(loc);
+    }
+    for (size_t i = 0; i < where.size(); ++i)
+      out += (i ? ", " : " at ") + K->locs[where[i]];
+  }
+  if (more)
+    out += "; and " + std::to_string(more) + " more";
+  if (nextWG < numWG)
+    out += "; " + std::to_string(numWG - nextWG) + " of " +
+           std::to_string(numWG) + " workgroups not started";
+  return out;
+}
 
 void Wave::fail(const Inst &I, const std::string &msg) {
   if (status == Status::Error)
@@ -826,13 +903,29 @@ void forHeadImpl(Wave &W, const Inst &I) {
   if (W.exec == 0)
     W.pc = (uint32_t)I.i0;
 }
+// Called every kClockInterval back-edges (and at the iteration limit): ends
+// the launch when it ran out of back-edges or of wall time.
+__attribute__((noinline)) void checkLimits(Wave &W, const Inst &I) {
+  LaunchState &L = *W.L;
+  if (L.cfg.maxLoopIters && L.loopIters > L.cfg.maxLoopIters) {
+    W.fail(I, "loop iteration limit exceeded (" +
+                  std::to_string(L.cfg.maxLoopIters) +
+                  " iterations): deadlock or endless spin-wait? " +
+                  L.runningWorkgroups());
+    return;
+  }
+  if (L.pastDeadline()) {
+    W.fail(I, L.watchdogMessage(" in this loop"));
+    return;
+  }
+  L.scheduleCheck();
+}
 inline void backEdge(Wave &W, const Inst &I, uint32_t target) {
   W.pc = target;
-  if (++W.L->loopIters > W.L->cfg.maxLoopIters && W.L->cfg.maxLoopIters) {
-    W.fail(I, "loop iteration limit exceeded (" +
-                  std::to_string(W.L->cfg.maxLoopIters) +
-                  " iterations): deadlock or endless spin-wait?");
-    return;
+  if (__builtin_expect(++W.L->loopIters >= W.L->nextCheck, 0)) {
+    checkLimits(W, I);
+    if (W.status == Status::Error)
+      return;
   }
   if (--W.budget <= 0)
     W.status = Status::Yield;
@@ -1989,13 +2082,17 @@ std::string runKernel(const Kernel &K, const LaunchConfig &cfg,
   LaunchState L;
   L.K = &K;
   L.cfg = cfg;
+  L.start = Clock::now();
+  L.scheduleCheck();
   const unsigned ws = K.waveSize;
   const unsigned numWaves = (unsigned)((threads + ws - 1) / ws);
   const uint64_t numWG = (uint64_t)cfg.grid[0] * cfg.grid[1] * cfg.grid[2];
   const uint64_t resident =
       std::max<uint64_t>(1, std::min<uint64_t>(cfg.maxResident, numWG));
   std::vector<std::unique_ptr<Workgroup>> slots(resident);
-  uint64_t nextWG = 0, total = 0;
+  uint64_t &nextWG = L.nextWG, total = 0;
+  L.slots = &slots;
+  L.numWG = numWG;
 
   auto startWG = [&](Workgroup &G, uint64_t linear) {
     G.id[0] = (uint32_t)(linear % cfg.grid[0]);
@@ -2137,6 +2234,13 @@ std::string runKernel(const Kernel &K, const LaunchConfig &cfg,
           std::all_of(G.waves.begin(), G.waves.end(),
                       [](const Wave &W) { return W.status == Status::Done; });
       if (allDone) {
+        // A grid too large to finish in time is stopped too, loops or not.
+        if (nextWG < numWG && L.pastDeadline()) {
+          if (laneOps)
+            *laneOps = total;
+          return "kernel '" + K.name + "': " +
+                 L.watchdogMessage(" between workgroups");
+        }
         if (nextWG < numWG)
           startWG(G, nextWG++);
         else {

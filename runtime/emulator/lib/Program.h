@@ -129,6 +129,7 @@ struct LaunchConfig {
   unsigned maxResident;
   int64_t yieldBudget;
   uint64_t maxLoopIters;
+  double timeoutS; // wall-clock limit of the launch; 0 = none
 };
 
 /// Returns an empty string on success, else the error message.

@@ -41,7 +41,9 @@ void tessel_emu_module_unload(tessel_emu_module *m);
  * host addresses; each memref's size bounds its accesses. Returns 0 on
  * success. Returns non-zero with a message naming the op and its source
  * location on any emulated fault: out-of-bounds global or LDS access, read of
- * never-written LDS, unsupported op, bad launch shape. Concurrent launches
+ * never-written LDS, unsupported op, bad launch shape, or a launch stopped by
+ * the watchdog after TESSEL_EMU_TIMEOUT_S seconds (default 30; see
+ * runtime/emulator/README.md). Concurrent launches
  * from several threads, on one module or several, are safe. */
 int tessel_emu_launch(tessel_emu_module *m, const char *kernel,
                       const uint32_t grid[3], const uint32_t block[3],

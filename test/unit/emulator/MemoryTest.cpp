@@ -49,6 +49,43 @@ TEST(EmulatorMemory, GlobalWriteOutOfBoundsHasLocation) {
   EXPECT_EQ(A[127], 0) << "nothing written past the bound";
 }
 
+// SIMT IR printed with debug info carries the lowering's locations as they
+// are: the fault names the file:line:col inside fused, call-site and name
+// locations, and an op without one (constants the lowering creates) is named
+// by its nearest enclosing op that has one.
+TEST(EmulatorMemory, FaultLocationLooksThroughLocationWrappers) {
+  const std::pair<const char *, const char *> cases[] = {
+      {R"(loc(fused["a.mlir":3:4, "b.mlir":5:6]))", "a.mlir:3:4"},
+      {R"(loc(fused<"tile">["f.mlir":6:7]))", "f.mlir:6:7"},
+      {R"(loc(callsite("inner.mlir":7:8 at "outer.mlir":9:10)))",
+       "inner.mlir:7:8"},
+      {R"(loc("tile.store"("n.mlir":11:12)))", "n.mlir:11:12"},
+      {"loc(unknown)", "if.mlir:2:3"},
+  };
+  for (auto [loc, want] : cases) {
+    std::string body = R"(
+      %t = gpu.thread_id x
+      %c1 = arith.constant 1 : index
+      %i = arith.addi %t, %c1 : index
+      %z = arith.constant 0 : i32
+      %c0 = arith.constant 0 : index
+      %all = arith.cmpi uge, %t, %c0 : index
+      scf.if %all {
+        memref.store %z, %A[%i] : memref<?xi32, #gpu.address_space<global>> )" +
+                       std::string(loc) + R"(
+      } loc("if.mlir":2:3)
+    )";
+    auto m = load(kernel("%A: " + kBuf, body));
+    ASSERT_TRUE(m) << loc;
+    std::vector<int32_t> A(64, 0);
+    std::string e = errOf(m->launchArgs("k", {1, 1, 1}, {64, 1, 1},
+                                        {KernelArg::buffer(A.data(), 64)}));
+    EXPECT_EQ(e.rfind(std::string(want) + ": 'memref.store': out-of-bounds", 0),
+              0u)
+        << loc << ": " << e;
+  }
+}
+
 TEST(EmulatorMemory, UnknownOpRejectedAtLoad) {
   std::string body = R"(
     %t = gpu.thread_id x

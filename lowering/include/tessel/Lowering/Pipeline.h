@@ -34,6 +34,12 @@ mlir::LogicalResult lowerTileToSimt(mlir::ModuleOp module,
                                     const TargetInfo &target,
                                     const KnobBindings &knobs);
 
+/// Prints SIMT IR as the emulator and kernel bundles take it: with every op's
+/// source location (MLIR's parseable debug-info form, `loc(...)` with
+/// `#loc` aliases), so that a fault on the emulator names the kernel
+/// source's file:line:col rather than a line of the printed text.
+void printSimt(mlir::ModuleOp module, llvm::raw_ostream &os);
+
 /// Registers every dialect that tile IR and SIMT IR may contain.
 void registerTesselDialects(mlir::DialectRegistry &registry);
 

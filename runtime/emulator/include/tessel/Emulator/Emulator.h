@@ -55,7 +55,20 @@ struct LaunchOptions {
   /// Total loop back-edges allowed in one launch (0 = no limit); exceeding it
   /// is reported as a probable deadlock.
   uint64_t maxLoopIterations = 1ull << 34;
+  /// Watchdog: wall-clock seconds one launch may run before it is stopped
+  /// with an error naming the loop it was in and the workgroups still
+  /// running (0 = no limit). Negative: the environment variable
+  /// TESSEL_EMU_TIMEOUT_S if set, else kDefaultTimeoutSeconds. The clock is
+  /// read every few thousand loop back-edges and at workgroup starts, so the
+  /// stop comes within milliseconds of the limit.
+  double timeoutSeconds = -1;
 };
+
+/// The watchdog's limit when neither LaunchOptions::timeoutSeconds nor
+/// TESSEL_EMU_TIMEOUT_S sets one. Generous enough for the largest kernels
+/// the tests run (well under a second each), short enough that a hung
+/// spin-wait fails fast.
+constexpr double kDefaultTimeoutSeconds = 30;
 
 struct LaunchStats {
   /// Emulated lane-operations: for each executed instruction, its element

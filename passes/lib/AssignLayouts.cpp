@@ -305,6 +305,34 @@ BlockedLayoutAttr blockedOf(Attribute enc) {
   return dyn_cast_or_null<BlockedLayoutAttr>(enc);
 }
 
+int64_t product(ArrayRef<unsigned> values) {
+  int64_t p = 1;
+  for (unsigned v : values)
+    p *= v;
+  return p;
+}
+
+/// A layout spreads a tile over exactly the lanes of a wave and the waves
+/// of the program; any other count computes on lanes or waves that do not
+/// exist, or leaves some out.
+LogicalResult checkLayoutFitsTarget(Operation *op, RankedTensorType type,
+                                    const TargetInfo &info, int64_t numWaves) {
+  BlockedLayoutAttr blocked = blockedOf(type.getEncoding());
+  if (!blocked)
+    return success();
+  int64_t lanes = product(blocked.getThreadsPerWave());
+  if (lanes != info.waveSize())
+    return op->emitError() << "layout of " << type << " spreads over " << lanes
+                           << " lanes (threadsPerWave), but a wave of "
+                           << info.name() << " has " << info.waveSize();
+  int64_t waves = product(blocked.getWavesPerCTA());
+  if (waves != numWaves)
+    return op->emitError() << "layout of " << type << " spreads over " << waves
+                           << " waves (wavesPerCTA), but the kernel runs "
+                           << numWaves << " (num_waves)";
+  return success();
+}
+
 /// Rejects a tile value that needs more 32-bit registers per lane than the
 /// target has: elements per lane x bytes per element / 4, each value on its
 /// own. LLVM would otherwise spend minutes spilling it, or run out of
@@ -408,6 +436,8 @@ struct AssignLayoutsPass
     assigner.collectHints(kernel);
     assigner.process(kernel.getBody().front());
     return checkTiles(kernel, [&](Operation *op, RankedTensorType type) {
+      if (failed(checkLayoutFitsTarget(op, type, info, numWaves)))
+        return failure();
       return checkRegisterFootprint(op, type, info);
     });
   }

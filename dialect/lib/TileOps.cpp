@@ -78,6 +78,41 @@ static LogicalResult verifyAxis(Operation *op, int64_t axis, int64_t rank) {
 }
 
 //===----------------------------------------------------------------------===//
+// Rank-0 tensors
+//===----------------------------------------------------------------------===//
+
+static bool isRank0Tensor(Type t) {
+  auto rt = dyn_cast<RankedTensorType>(t);
+  return rt && rt.getRank() == 0;
+}
+
+static LogicalResult rejectRank0(Operation *op, StringRef what, unsigned i,
+                                 Type t) {
+  return op->emitOpError()
+         << what << " #" << i << " is a rank-0 tensor " << t
+         << "; tiles must have rank >= 1: use a 1-element tile such as "
+         << RankedTensorType::get({1},
+                                  cast<RankedTensorType>(t).getElementType())
+         << " (or a scalar)";
+}
+
+LogicalResult tessel::tile::verifyNoRank0Tensors(Operation *op) {
+  for (auto [i, t] : llvm::enumerate(op->getOperandTypes()))
+    if (isRank0Tensor(t))
+      return rejectRank0(op, "operand", i, t);
+  for (auto [i, t] : llvm::enumerate(op->getResultTypes()))
+    if (isRank0Tensor(t))
+      return rejectRank0(op, "result", i, t);
+  for (Region &region : op->getRegions())
+    for (Block &block : region)
+      for (BlockArgument arg : block.getArguments())
+        if (isRank0Tensor(arg.getType()))
+          return rejectRank0(op, "region argument", arg.getArgNumber(),
+                             arg.getType());
+  return success();
+}
+
+//===----------------------------------------------------------------------===//
 // KernelOp
 //===----------------------------------------------------------------------===//
 
@@ -96,6 +131,18 @@ void KernelOp::print(OpAsmPrinter &p) {
   function_interface_impl::printFunctionOp(
       p, *this, /*isVariadic=*/false, getFunctionTypeAttrName(),
       getArgAttrsAttrName(), getResAttrsAttrName());
+}
+
+LogicalResult KernelOp::verifyRegions() {
+  // Tile ops check themselves (NoRank0Tensors); arith, math and scf ops in
+  // a kernel compute on tiles too.
+  WalkResult result = getBody().walk([](Operation *op) {
+    if (isa<TileDialect>(op->getDialect()))
+      return WalkResult::advance();
+    return failed(verifyNoRank0Tensors(op)) ? WalkResult::interrupt()
+                                            : WalkResult::advance();
+  });
+  return failure(result.wasInterrupted());
 }
 
 KnobAttr KernelOp::lookupKnob(StringRef name) {

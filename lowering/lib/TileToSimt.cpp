@@ -552,25 +552,36 @@ struct LoadPattern : public TilePattern<LoadOp> {
         *l, offInfo, maskInfo ? &*maskInfo : nullptr, std::max(1u, stored.getIntOrFloatBitWidth() / 8),
         state.target->maxVectorBytes(), pointerAlignment(adaptor.getPtr()));
     auto vt = cast<VectorType>(getTypeConverter()->convertType(op.getType()));
-    Value result =
-        adaptor.getOther()
-            ? adaptor.getOther()
-            : arith::ConstantOp::create(rewriter, loc, rewriter.getZeroAttr(vt))
-                  .getResult();
-    Value init = result;
+    Value other = adaptor.getOther();
     int64_t w = plan.width;
     auto chunkType = VectorType::get({w}, elem);
     auto loadChunk = [&](OpBuilder &b, Value idx) -> Value {
-      if (w == 1) {
-        Value v =
-            fromStored(memref::LoadOp::create(b, loc, mem, ValueRange{idx}));
-        return vector::BroadcastOp::create(b, loc, chunkType, v);
-      }
+      if (w == 1)
+        return fromStored(memref::LoadOp::create(b, loc, mem, ValueRange{idx}));
       auto load = vector::LoadOp::create(b, loc, VectorType::get({w}, stored),
                                          mem, ValueRange{idx});
       load.setAlignment(plan.alignBytes);
       return fromStored(load);
     };
+    // Masked-off elements take `other` (or zero).
+    Value zero;
+    if (adaptor.getMask() && !other)
+      zero = arith::ConstantOp::create(
+          rewriter, loc, rewriter.getZeroAttr(w == 1 ? elem : Type(chunkType)));
+    auto fallback = [&](OpBuilder &b, int64_t s) -> Value {
+      if (!other)
+        return zero;
+      if (w == 1)
+        return vector::ExtractOp::create(b, loc, other, s);
+      return vector::ExtractStridedSliceOp::create(
+          b, loc, other, ArrayRef<int64_t>{s}, ArrayRef<int64_t>{w},
+          ArrayRef<int64_t>{1});
+    };
+    // The lane's elements are gathered as scalars and assembled once: a
+    // chain of insertions into the whole vector would grow the IR (and the
+    // LLVM shuffles it becomes) with the square of the elements per lane.
+    SmallVector<Value> elems;
+    elems.reserve(l->getNumElems());
     for (int64_t s = 0; s < l->getNumElems(); s += w) {
       Value off =
           vector::ExtractOp::create(rewriter, loc, adaptor.getOffsets(), s);
@@ -585,19 +596,20 @@ struct LoadPattern : public TilePattern<LoadOp> {
               scf::YieldOp::create(b, loc, loadChunk(b, idx));
             },
             [&](OpBuilder &b, Location) {
-              Value fallback = vector::ExtractStridedSliceOp::create(
-                  b, loc, init, ArrayRef<int64_t>{s}, ArrayRef<int64_t>{w},
-                  ArrayRef<int64_t>{1});
-              scf::YieldOp::create(b, loc, fallback);
+              scf::YieldOp::create(b, loc, fallback(b, s));
             });
         chunk = ifOp.getResult(0);
       } else {
         chunk = loadChunk(rewriter, idx);
       }
-      result = vector::InsertStridedSliceOp::create(
-          rewriter, loc, chunk, result, ArrayRef<int64_t>{s},
-          ArrayRef<int64_t>{1});
+      if (w == 1) {
+        elems.push_back(chunk);
+        continue;
+      }
+      for (int64_t j = 0; j < w; ++j)
+        elems.push_back(vector::ExtractOp::create(rewriter, loc, chunk, j));
     }
+    Value result = vector::FromElementsOp::create(rewriter, loc, vt, elems);
     rewriter.replaceOp(op, result);
     return success();
   }

@@ -2,6 +2,7 @@
 
 #include "tessel/Passes/Passes.h"
 
+#include "tessel/Dialect/Tile/DistributedLayout.h"
 #include "tessel/Lowering/TargetInfo.h"
 
 #include "mlir/Dialect/Arith/IR/Arith.h"
@@ -297,6 +298,88 @@ private:
   DenseMap<Value, Attribute> hints;
 };
 
+/// The blocked layout under a blocked or slice encoding, or null.
+BlockedLayoutAttr blockedOf(Attribute enc) {
+  while (auto slice = dyn_cast_or_null<SliceLayoutAttr>(enc))
+    enc = slice.getParent();
+  return dyn_cast_or_null<BlockedLayoutAttr>(enc);
+}
+
+int64_t product(ArrayRef<unsigned> values) {
+  int64_t p = 1;
+  for (unsigned v : values)
+    p *= v;
+  return p;
+}
+
+/// A layout spreads a tile over exactly the lanes of a wave and the waves
+/// of the program; any other count computes on lanes or waves that do not
+/// exist, or leaves some out.
+LogicalResult checkLayoutFitsTarget(Operation *op, RankedTensorType type,
+                                    const TargetInfo &info, int64_t numWaves) {
+  BlockedLayoutAttr blocked = blockedOf(type.getEncoding());
+  if (!blocked)
+    return success();
+  int64_t lanes = product(blocked.getThreadsPerWave());
+  if (lanes != info.waveSize())
+    return op->emitError() << "layout of " << type << " spreads over " << lanes
+                           << " lanes (threadsPerWave), but a wave of "
+                           << info.name() << " has " << info.waveSize();
+  int64_t waves = product(blocked.getWavesPerCTA());
+  if (waves != numWaves)
+    return op->emitError() << "layout of " << type << " spreads over " << waves
+                           << " waves (wavesPerCTA), but the kernel runs "
+                           << numWaves << " (num_waves)";
+  return success();
+}
+
+/// Rejects a tile value that needs more 32-bit registers per lane than the
+/// target has: elements per lane x bytes per element / 4, each value on its
+/// own. LLVM would otherwise spend minutes spilling it, or run out of
+/// memory.
+LogicalResult checkRegisterFootprint(Operation *op, RankedTensorType type,
+                                     const TargetInfo &info) {
+  if (!blockedOf(type.getEncoding()))
+    return success();
+  FailureOr<DistributedLayout> layout = DistributedLayout::get(type);
+  if (failed(layout))
+    return success(); // reported by the distribution
+  int64_t bytes =
+      std::max<int64_t>(1, llvm::divideCeil(type.getElementTypeBitWidth(), 8));
+  int64_t registers = llvm::divideCeil(layout->getNumElems() * bytes, 4);
+  if (registers <= info.registersPerLane())
+    return success();
+  return op->emitError() << "tile " << type << " needs " << registers
+                         << " 32-bit registers per lane ("
+                         << layout->getNumElems() << " elements x " << bytes
+                         << " bytes), but " << info.name() << " has "
+                         << info.registersPerLane()
+                         << "; use a smaller tile or more waves (num_waves)";
+}
+
+/// Checks every tile value of `kernel` (results and block arguments) once
+/// layouts are assigned.
+LogicalResult
+checkTiles(KernelOp kernel,
+           function_ref<LogicalResult(Operation *, RankedTensorType)> check) {
+  WalkResult result = kernel.walk([&](Operation *op) {
+    auto visit = [&](Type t) {
+      auto type = dyn_cast<RankedTensorType>(t);
+      return !type || succeeded(check(op, type));
+    };
+    for (Type t : op->getResultTypes())
+      if (!visit(t))
+        return WalkResult::interrupt();
+    for (Region &region : op->getRegions())
+      for (Block &block : region)
+        for (Type t : block.getArgumentTypes())
+          if (!visit(t))
+            return WalkResult::interrupt();
+    return WalkResult::advance();
+  });
+  return failure(result.wasInterrupted());
+}
+
 struct AssignLayoutsPass
     : public tessel::impl::TileAssignLayoutsBase<AssignLayoutsPass> {
   using Base::Base;
@@ -352,7 +435,11 @@ struct AssignLayoutsPass
                             info.maxVectorBytes() / 2);
     assigner.collectHints(kernel);
     assigner.process(kernel.getBody().front());
-    return success();
+    return checkTiles(kernel, [&](Operation *op, RankedTensorType type) {
+      if (failed(checkLayoutFitsTarget(op, type, info, numWaves)))
+        return failure();
+      return checkRegisterFootprint(op, type, info);
+    });
   }
 };
 

@@ -104,8 +104,44 @@ void initializeBackendTargets() {
 }
 
 namespace {
+/// Builds a long 1-D vector.from_elements as a balanced tree of
+/// concatenating shuffles. Lowered directly it is a chain of insertelements,
+/// one per element, each producing the whole vector; LLVM's combines
+/// (InstCombine, GVN, the SelectionDAG) then work in proportion to the width
+/// on every link, so compile time grew with the square of the elements per
+/// lane. A tree costs the width times its depth.
+struct FromElementsAsShuffleTree : OpRewritePattern<vector::FromElementsOp> {
+  /// Vectors up to this many elements are built element by element.
+  static constexpr int64_t kLeafElements = 8;
+  using OpRewritePattern::OpRewritePattern;
+
+  LogicalResult matchAndRewrite(vector::FromElementsOp op,
+                                PatternRewriter &rewriter) const override {
+    VectorType type = op.getType();
+    if (type.getRank() != 1 || type.getNumElements() <= kLeafElements ||
+        type.getNumElements() % 2 != 0)
+      return failure();
+    rewriter.replaceOp(op, build(rewriter, op.getLoc(), type.getElementType(),
+                                 op.getElements()));
+    return success();
+  }
+
+  static Value build(PatternRewriter &rewriter, Location loc, Type elem,
+                     ValueRange elems) {
+    int64_t n = elems.size();
+    if (n <= kLeafElements || n % 2 != 0)
+      return vector::FromElementsOp::create(rewriter, loc,
+                                            VectorType::get({n}, elem), elems);
+    Value lo = build(rewriter, loc, elem, elems.take_front(n / 2));
+    Value hi = build(rewriter, loc, elem, elems.drop_front(n / 2));
+    auto mask = llvm::to_vector(llvm::seq<int64_t>(0, n));
+    return vector::ShuffleOp::create(rewriter, loc, lo, hi, mask);
+  }
+};
+
 /// Rewrites vector ops that the upstream *-to-LLVM conversions leave alone
-/// (strided slices, including those arith-to-amdgpu creates) into shuffles.
+/// (strided slices, including those arith-to-amdgpu creates) into shuffles,
+/// and long from_elements into shuffle trees.
 struct PrepareVectorsPass
     : PassWrapper<PrepareVectorsPass, OperationPass<gpu::GPUModuleOp>> {
   MLIR_DEFINE_EXPLICIT_INTERNAL_INLINE_TYPE_ID(PrepareVectorsPass)
@@ -113,6 +149,7 @@ struct PrepareVectorsPass
   void runOnOperation() override {
     RewritePatternSet patterns(&getContext());
     vector::populateVectorInsertExtractStridedSliceTransforms(patterns);
+    patterns.add<FromElementsAsShuffleTree>(&getContext());
     if (failed(applyPatternsGreedily(getOperation(), std::move(patterns))))
       signalPassFailure();
   }

@@ -32,6 +32,7 @@ public:
   unsigned waveSize() const override { return 64; }
   unsigned maxVectorBytes() const override { return 16; }
   unsigned maxWorkgroupSize() const override { return 1024; }
+  unsigned registersPerLane() const override { return 512; }
 
   Type fp8Type(MLIRContext *ctx) const override {
     if (gen == CDNAGeneration::CDNA3)

@@ -21,6 +21,7 @@ public:
   unsigned waveSize() const override { return 32; }
   unsigned maxVectorBytes() const override { return 16; }
   unsigned maxWorkgroupSize() const override { return 1024; }
+  unsigned registersPerLane() const override { return 255; }
   Type fp8Type(MLIRContext *ctx) const override {
     return Float8E4M3FNType::get(ctx);
   }

@@ -51,6 +51,9 @@ public:
   virtual unsigned maxVectorBytes() const = 0;
   /// Maximum threads in a workgroup.
   virtual unsigned maxWorkgroupSize() const = 0;
+  /// 32-bit registers one lane can hold: 512 on CDNA3/4 (256 arch VGPRs
+  /// plus 256 AGPRs), 255 on sm_90. No tile value may need more.
+  virtual unsigned registersPerLane() const = 0;
 
   /// The fp8 e4m3 storage type of this target: f8E4M3FNUZ on gfx942 (max
   /// 240), f8E4M3FN on gfx950 and sm_90 (max 448).

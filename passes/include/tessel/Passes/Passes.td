@@ -57,6 +57,16 @@ def TileAssignLayouts : Pass<"tile-assign-layouts", "::mlir::ModuleOp"> {
     the parent. Where two producers disagree a `tile.convert_layout` is
     inserted. The kernel gets `tessel.num_waves`.
 
+    Once layouts are known, every tile value is checked against the target
+    (`TargetInfo`), and a failure is an error at the op that makes it:
+    - its footprint, elements per lane x bytes per element / 4, must fit the
+      32-bit registers of one lane (512 on gfx942/gfx950, arch VGPRs plus
+      AGPRs; 255 on sm_90). The message gives both numbers.
+    - a blocked layout (also under a slice), chosen here or written by the
+      author, must spread over exactly the lanes of one wave (the product of
+      `threadsPerWave` equals the wave size: 64 on AMD, 32 on sm_90) and the
+      kernel's waves (the product of `wavesPerCTA` equals `num_waves`).
+
     Before (target gfx942, num_waves = 1):
     ```mlir
     %r = tile.range 0 to 128 : tensor<128xi32>

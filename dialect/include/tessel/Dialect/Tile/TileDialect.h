@@ -38,6 +38,22 @@ bool fitsIn(int64_t v, mlir::IntegerType type);
 /// Rank of the tensors a distributed layout (blocked, slice, mfma, nv_mma,
 /// dot_operand) describes, or nullopt for other attributes.
 std::optional<unsigned> distributedLayoutRank(mlir::Attribute layout);
+
+/// Fails, naming the value and suggesting a 1-element tile, when an operand
+/// or result of `op` is a rank-0 tensor. Tiles have rank >= 1.
+mlir::LogicalResult verifyNoRank0Tensors(mlir::Operation *op);
+
+namespace OpTrait {
+/// Every tile op: no operand or result is a rank-0 tensor.
+template <typename ConcreteType>
+class NoRank0Tensors
+    : public mlir::OpTrait::TraitBase<ConcreteType, NoRank0Tensors> {
+public:
+  static mlir::LogicalResult verifyTrait(mlir::Operation *op) {
+    return verifyNoRank0Tensors(op);
+  }
+};
+} // namespace OpTrait
 } // namespace tessel::tile
 
 #define GET_OP_CLASSES

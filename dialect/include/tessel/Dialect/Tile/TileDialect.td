@@ -16,6 +16,8 @@ def Tile_Dialect : Dialect {
     specialization. Memory is addressed by a base pointer plus a tensor of
     element offsets (i32 or i64), so gathers and int64 addressing are plain
     loads. Elementwise math uses `arith` and `math` on ranked tensors.
+    Tiles have rank >= 1; a rank-0 tensor anywhere in a kernel is a verifier
+    error (use `tensor<1xT>` or a scalar).
 
     Tensors may carry a layout encoding (`#tile.blocked`, `#tile.slice`,
     `#tile.mfma`, `#tile.dot_operand`, `#tile.nv_mma`, `#tile.shared`) that
@@ -32,7 +34,15 @@ def Tile_Dialect : Dialect {
   }];
 }
 
+// Tiles have rank >= 1: distribution gives every tile at least one
+// dimension to split over lanes, and a single element is a 1-element tile
+// (tensor<1xf32>) or a scalar. Every tile op checks its operands and results
+// here; tile.kernel checks the other ops in its body.
+def Tile_NoRank0Tensors : NativeOpTrait<"NoRank0Tensors"> {
+  let cppNamespace = "::tessel::tile::OpTrait";
+}
+
 class Tile_Op<string mnemonic, list<Trait> traits = []>
-    : Op<Tile_Dialect, mnemonic, traits>;
+    : Op<Tile_Dialect, mnemonic, !listconcat(traits, [Tile_NoRank0Tensors])>;
 
 #endif // TESSEL_TILE_DIALECT

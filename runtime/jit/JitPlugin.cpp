@@ -139,7 +139,7 @@ static int compileVariant(const char *sourcePath, const char *targetName,
   sm.AddNewSourceBuffer(llvm::MemoryBuffer::getMemBuffer(source, sourcePath),
                         llvm::SMLoc());
   OwningOpRef<ModuleOp> module;
-  if (succeeded(tessel::checkSourceNesting(
+  if (succeeded(tessel::checkSourceBeforeParsing(
           *sm.getMemoryBuffer(sm.getMainFileID()), &ctx)))
     module = parseSourceFile<ModuleOp>(sm, &ctx);
   auto failWith = [&](const std::string &what) {

@@ -11,26 +11,25 @@
 #include "llvm/Support/MemoryBuffer.h"
 #include "llvm/Support/SourceMgr.h"
 
-/// Rejects an input file nested deeper than tessel::kMaxNestingDepth with a
-/// located error. Standard input is read once, by MlirOptMain, so it is only
-/// protected by the large stack.
-static bool nestingWithinLimit(llvm::StringRef inputFilename) {
+/// Rejects an input file that tessel::findSourceProblem rejects (nested too
+/// deep, or crashing MLIR's parser) with a located error. Standard input is
+/// read once, by MlirOptMain, so it is only protected by the large stack.
+static bool passesSourceScreen(llvm::StringRef inputFilename) {
   if (inputFilename == "-")
     return true;
   llvm::ErrorOr<std::unique_ptr<llvm::MemoryBuffer>> file =
       llvm::MemoryBuffer::getFile(inputFilename, /*IsText=*/true);
   if (!file) // MlirOptMain reports the unreadable file.
     return true;
-  std::optional<tessel::NestingExcess> excess =
-      tessel::findExcessNesting((*file)->getBuffer());
-  if (!excess)
+  std::optional<tessel::SourceProblem> problem =
+      tessel::findSourceProblem((*file)->getBuffer());
+  if (!problem)
     return true;
   llvm::SourceMgr sourceMgr;
-  const char *at = (*file)->getBufferStart() + excess->offset;
+  const char *at = (*file)->getBufferStart() + problem->offset;
   sourceMgr.AddNewSourceBuffer(std::move(*file), llvm::SMLoc());
   sourceMgr.PrintMessage(llvm::SMLoc::getFromPointer(at),
-                         llvm::SourceMgr::DK_Error,
-                         tessel::describeNestingExcess(*excess));
+                         llvm::SourceMgr::DK_Error, problem->message);
   return false;
 }
 
@@ -44,7 +43,7 @@ int main(int argc, char **argv) {
   tessel::registerTesselDialects(registry);
   auto [inputFilename, outputFilename] = mlir::registerAndParseCLIOptions(
       argc, argv, "Tessel optimizer driver\n", registry);
-  if (!nestingWithinLimit(inputFilename))
+  if (!passesSourceScreen(inputFilename))
     return 1;
   // Deeply nested input recurses deeply in the parser and the passes.
   int rc = 1;

@@ -206,7 +206,7 @@ static int translate(int argc, char **argv) {
   auto sourceMgr = std::make_shared<SourceMgr>();
   sourceMgr->AddNewSourceBuffer(std::move(input), SMLoc());
   mlir::SourceMgrDiagnosticHandler diagnostics(*sourceMgr, &context);
-  if (failed(tessel::checkSourceNesting(
+  if (failed(tessel::checkSourceBeforeParsing(
           *sourceMgr->getMemoryBuffer(sourceMgr->getMainFileID()), &context)))
     return 1;
 

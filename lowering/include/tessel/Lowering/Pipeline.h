@@ -43,13 +43,14 @@ mlir::LogicalResult lowerTileToSimt(mlir::ModuleOp module,
 void registerTesselDialects(mlir::DialectRegistry &registry);
 
 //===----------------------------------------------------------------------===//
-// Deeply nested input
+// Screening source before it is parsed
 //
 // MLIR's parser, verifier, printer and many passes recurse once per level of
 // nesting (about 2.5 KiB of stack per region level in the parser alone), so
 // a few thousand nested regions overflow a default 8 MiB stack. Tessel's
 // entry points (tessel-translate, tessel-opt, libtessel_jit.so) therefore
-// reject source nested deeper than kMaxNestingDepth before parsing, and run
+// screen the source text before parsing -- nesting deeper than
+// kMaxNestingDepth, and constructs that crash MLIR 22's parser -- and run
 // parse + compile on a thread with a kCompilerStackBytes stack.
 //===----------------------------------------------------------------------===//
 
@@ -61,29 +62,31 @@ inline constexpr unsigned kMaxNestingDepth = 256;
 /// The stack of the thread that runOnCompilerStack starts.
 inline constexpr size_t kCompilerStackBytes = size_t(256) << 20;
 
-/// Where source text nests deeper than a limit.
-struct NestingExcess {
-  unsigned line, column; ///< 1-based, of the bracket that crosses the limit
-  size_t offset;         ///< byte offset of that bracket
-  unsigned depth;        ///< the deepest nesting anywhere in the text
+/// A problem found in source text before parsing.
+struct SourceProblem {
+  unsigned line, column; ///< 1-based
+  size_t offset;         ///< byte offset of line:column
+  std::string message;
 };
 
-/// Scans `source` for brackets outside string literals and `//` comments
-/// (the `>` of `->` is no bracket) and returns where the nesting first goes
-/// deeper than `limit`, or nothing if it never does. Linear, no allocation.
-std::optional<NestingExcess>
-findExcessNesting(llvm::StringRef source, unsigned limit = kMaxNestingDepth);
+/// Scans `source` once, outside string literals and `//` comments, for:
+///  - bracket nesting deeper than `nestingLimit` (the `>` of `->` is no
+///    bracket): "nesting depth N exceeds the limit L", at the bracket that
+///    crosses the limit, N being the deepest nesting anywhere;
+///  - `array<index ...>`, a dense array of index, on which MLIR 22's parser
+///    crashes.
+/// Returns the first problem, or nothing.
+std::optional<SourceProblem>
+findSourceProblem(llvm::StringRef source,
+                  unsigned nestingLimit = kMaxNestingDepth);
 
-/// "nesting depth N exceeds the limit L".
-std::string describeNestingExcess(const NestingExcess &excess,
-                                  unsigned limit = kMaxNestingDepth);
-
-/// Checks `buffer` before it is parsed: if it nests deeper than `limit`,
-/// emits describeNestingExcess as an error at the buffer's file:line:col
-/// through `context`'s diagnostic handlers and returns failure.
-mlir::LogicalResult checkSourceNesting(const llvm::MemoryBuffer &buffer,
-                                       mlir::MLIRContext *context,
-                                       unsigned limit = kMaxNestingDepth);
+/// Screens `buffer` before it is parsed: on a findSourceProblem, emits it as
+/// an error at the buffer's file:line:col through `context`'s diagnostic
+/// handlers and returns failure.
+mlir::LogicalResult
+checkSourceBeforeParsing(const llvm::MemoryBuffer &buffer,
+                         mlir::MLIRContext *context,
+                         unsigned nestingLimit = kMaxNestingDepth);
 
 /// Runs `fn` to completion on a new thread with a kCompilerStackBytes stack
 /// and returns when it has finished. Should no thread start (resource

@@ -14,7 +14,8 @@ diagnostic (`FILE:LINE:COL: error: ...`). It fails on a signal, an
 an unlocated error, or a run longer than the per-run timeout.
 
 Every run first replays the corpus of past failures (test/fuzz/corpus/*.mlir)
-on every configuration; those listed in test/fuzz/known-failures.txt are
+on every configuration; those listed in test/fuzz/known-failures.txt run
+only on the configuration in their header, with a short timeout, and are
 reported but do not fail the run. Then it runs mutants from a deterministic
 seed until a mutant count or a time budget is reached, and prints a summary.
 

@@ -15,6 +15,11 @@
 #include "mlir/Dialect/UB/IR/UBOps.h"
 #include "mlir/Transforms/Passes.h"
 
+#include "llvm/ADT/StringExtras.h"
+
+#include <algorithm>
+#include <pthread.h>
+
 using namespace mlir;
 
 void tessel::registerTesselDialects(DialectRegistry &registry) {
@@ -53,4 +58,135 @@ LogicalResult tessel::lowerTileToSimt(ModuleOp module, const TargetInfo &target,
   PassManager pm(module->getContext());
   buildTileToSimtPipeline(pm, target, knobs);
   return pm.run(module);
+}
+
+namespace {
+
+/// Calls onCode(i) for each byte offset i of `source` outside string
+/// literals and `//` comments, and onLine() after each newline.
+template <typename CodeFn, typename LineFn>
+void scanCode(StringRef source, CodeFn onCode, LineFn onLine) {
+  for (size_t i = 0, e = source.size(); i < e; ++i) {
+    char c = source[i];
+    if (c == '\n') {
+      onLine(i + 1);
+    } else if (c == '"') {
+      // A string literal ends at its closing quote or the line's end.
+      for (++i; i < e && source[i] != '"' && source[i] != '\n'; ++i)
+        if (source[i] == '\\' && i + 1 < e && source[i + 1] != '\n')
+          ++i;
+      if (i < e && source[i] == '\n')
+        --i;
+    } else if (c == '/' && i + 1 < e && source[i + 1] == '/') {
+      while (i + 1 < e && source[i + 1] != '\n')
+        ++i;
+    } else {
+      i = onCode(i);
+    }
+  }
+}
+
+bool isIdentifierChar(char c) {
+  return llvm::isAlnum(c) || c == '_' || c == '.' || c == '$';
+}
+
+/// Whether `array<index` (spaces allowed) starts at offset i.
+bool isIndexDenseArray(StringRef source, size_t i) {
+  if (!source.substr(i).starts_with("array") ||
+      (i > 0 && isIdentifierChar(source[i - 1])))
+    return false;
+  StringRef rest = source.substr(i + 5).ltrim(" \t");
+  if (!rest.consume_front("<"))
+    return false;
+  rest = rest.ltrim(" \t");
+  return rest.starts_with("index") &&
+         (rest.size() == 5 || !isIdentifierChar(rest[5]));
+}
+
+} // namespace
+
+std::optional<tessel::SourceProblem>
+tessel::findSourceProblem(StringRef source, unsigned nestingLimit) {
+  std::optional<SourceProblem> problem;
+  unsigned depth = 0, maxDepth = 0, line = 1;
+  size_t lineStart = 0;
+  auto at = [&](size_t i) {
+    return SourceProblem{line, unsigned(i - lineStart + 1), i, ""};
+  };
+  bool tooDeep = false;
+  scanCode(
+      source,
+      [&](size_t i) -> size_t {
+        switch (source[i]) {
+        case '-':
+          return i + 1 < source.size() && source[i + 1] == '>' ? i + 1 : i;
+        case '(':
+        case '[':
+        case '{':
+        case '<':
+          maxDepth = std::max(maxDepth, ++depth);
+          if (depth > nestingLimit && !problem) {
+            problem = at(i);
+            tooDeep = true;
+          }
+          return i;
+        case ')':
+        case ']':
+        case '}':
+        case '>':
+          depth -= depth > 0;
+          return i;
+        case 'a':
+          if (!problem && isIndexDenseArray(source, i)) {
+            problem = at(i);
+            problem->message = "dense arrays of 'index' are not supported "
+                               "(MLIR's parser fails on them); use i32 or "
+                               "i64 elements";
+          }
+          return i;
+        default:
+          return i;
+        }
+      },
+      [&](size_t next) {
+        ++line;
+        lineStart = next;
+      });
+  if (tooDeep)
+    problem->message = "nesting depth " + std::to_string(maxDepth) +
+                       " exceeds the limit " + std::to_string(nestingLimit);
+  return problem;
+}
+
+LogicalResult tessel::checkSourceBeforeParsing(const llvm::MemoryBuffer &buffer,
+                                               MLIRContext *context,
+                                               unsigned nestingLimit) {
+  std::optional<SourceProblem> problem =
+      findSourceProblem(buffer.getBuffer(), nestingLimit);
+  if (!problem)
+    return success();
+  Location loc = FileLineColLoc::get(context, buffer.getBufferIdentifier(),
+                                     problem->line, problem->column);
+  return emitError(loc) << problem->message;
+}
+
+void tessel::runOnCompilerStack(llvm::function_ref<void()> fn) {
+  // pthreads rather than llvm::thread: llvm::thread aborts the process when
+  // no thread can be created, and the JIT runs inside its host's process.
+  pthread_attr_t attr;
+  if (pthread_attr_init(&attr) == 0) {
+    pthread_t thread;
+    auto body = [](void *arg) -> void * {
+      (*static_cast<llvm::function_ref<void()> *>(arg))();
+      return nullptr;
+    };
+    bool started = pthread_attr_setstacksize(&attr, kCompilerStackBytes) == 0 &&
+                   pthread_create(&thread, &attr, body, &fn) == 0;
+    pthread_attr_destroy(&attr);
+    if (started) {
+      pthread_join(thread, nullptr);
+      return;
+    }
+  }
+  fn();
 }

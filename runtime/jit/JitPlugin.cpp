@@ -87,10 +87,14 @@ const char *tessel_jit_compiler_version(void) {
   return "tessel " TESSEL_VERSION " (MLIR/LLVM " LLVM_VERSION_STRING ")";
 }
 
-int tessel_jit_compile(const char *sourcePath, const char *targetName,
-                       const char *const *knobNames, const int64_t *knobValues,
-                       size_t numKnobs, void **code, size_t *codeLen,
-                       char **manifest, char *err, size_t errLen) {
+} // extern "C"
+
+/// tessel_jit_compile on the calling thread.
+static int compileVariant(const char *sourcePath, const char *targetName,
+                          const char *const *knobNames,
+                          const int64_t *knobValues, size_t numKnobs,
+                          void **code, size_t *codeLen, char **manifest,
+                          char *err, size_t errLen) {
   if (!sourcePath || !targetName || !code || !codeLen || !manifest ||
       (numKnobs && (!knobNames || !knobValues))) {
     writeError(err, errLen, "tessel_jit_compile: null argument");
@@ -134,7 +138,10 @@ int tessel_jit_compile(const char *sourcePath, const char *targetName,
   llvm::SourceMgr sm;
   sm.AddNewSourceBuffer(llvm::MemoryBuffer::getMemBuffer(source, sourcePath),
                         llvm::SMLoc());
-  OwningOpRef<ModuleOp> module = parseSourceFile<ModuleOp>(sm, &ctx);
+  OwningOpRef<ModuleOp> module;
+  if (succeeded(tessel::checkSourceBeforeParsing(
+          *sm.getMemoryBuffer(sm.getMainFileID()), &ctx)))
+    module = parseSourceFile<ModuleOp>(sm, &ctx);
   auto failWith = [&](const std::string &what) {
     writeError(err, errLen,
                what + (diagnostics.empty() ? "" : ":\n") + diagnostics);
@@ -240,6 +247,22 @@ int tessel_jit_compile(const char *sourcePath, const char *targetName,
   *codeLen = bytes.size();
   *manifest = man;
   return 0;
+}
+
+extern "C" {
+
+int tessel_jit_compile(const char *sourcePath, const char *targetName,
+                       const char *const *knobNames, const int64_t *knobValues,
+                       size_t numKnobs, void **code, size_t *codeLen,
+                       char **manifest, char *err, size_t errLen) {
+  // Deeply nested input recurses deeply in the parser and the passes; the
+  // host's thread may have a small stack.
+  int rc = 1;
+  tessel::runOnCompilerStack([&] {
+    rc = compileVariant(sourcePath, targetName, knobNames, knobValues, numKnobs,
+                        code, codeLen, manifest, err, errLen);
+  });
+  return rc;
 }
 
 void tessel_jit_free(void *p) { free(p); }

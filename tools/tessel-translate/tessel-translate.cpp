@@ -142,8 +142,7 @@ static bool writeFile(StringRef path, StringRef contents) {
   return true;
 }
 
-int main(int argc, char **argv) {
-  InitLLVM init(argc, argv);
+static int translate(int argc, char **argv) {
   // Should an LLVM back end still hit a fatal error the back end does not
   // screen for, report it as an error (exit 1, partial output removed)
   // instead of a crash dump.
@@ -207,6 +206,9 @@ int main(int argc, char **argv) {
   auto sourceMgr = std::make_shared<SourceMgr>();
   sourceMgr->AddNewSourceBuffer(std::move(input), SMLoc());
   mlir::SourceMgrDiagnosticHandler diagnostics(*sourceMgr, &context);
+  if (failed(tessel::checkSourceBeforeParsing(
+          *sourceMgr->getMemoryBuffer(sourceMgr->getMainFileID()), &context)))
+    return 1;
 
   // Verification runs after a screen for inputs that crash MLIR 22's own
   // verifiers.
@@ -283,4 +285,12 @@ int main(int argc, char **argv) {
   }
   output->keep();
   return 0;
+}
+
+int main(int argc, char **argv) {
+  InitLLVM init(argc, argv);
+  // Deeply nested input recurses deeply in the parser and the passes.
+  int rc = 1;
+  tessel::runOnCompilerStack([&] { rc = translate(argc, argv); });
+  return rc;
 }

@@ -14,7 +14,12 @@
 #include "mlir/Pass/PassManager.h"
 #include "mlir/Support/LLVM.h"
 
+#include "llvm/ADT/STLFunctionalExtras.h"
+#include "llvm/Support/MemoryBuffer.h"
+
+#include <cstddef>
 #include <map>
+#include <optional>
 #include <string>
 
 namespace tessel {
@@ -42,6 +47,58 @@ void printSimt(mlir::ModuleOp module, llvm::raw_ostream &os);
 
 /// Registers every dialect that tile IR and SIMT IR may contain.
 void registerTesselDialects(mlir::DialectRegistry &registry);
+
+//===----------------------------------------------------------------------===//
+// Screening source before it is parsed
+//
+// MLIR's parser, verifier, printer and many passes recurse once per level of
+// nesting (about 2.5 KiB of stack per region level in the parser alone), so
+// a few thousand nested regions overflow a default 8 MiB stack. Tessel's
+// entry points (tessel-translate, tessel-opt, libtessel_jit.so) therefore
+// screen the source text before parsing -- nesting deeper than
+// kMaxNestingDepth, and constructs that crash MLIR 22's parser -- and run
+// parse + compile on a thread with a kCompilerStackBytes stack.
+//===----------------------------------------------------------------------===//
+
+/// The deepest bracket nesting -- (), [], {} and <> together -- accepted in
+/// IR source. Kernels nest well under 50 (module, function, loops, types);
+/// at this depth every stage fits in a default 8 MiB stack as well.
+inline constexpr unsigned kMaxNestingDepth = 256;
+
+/// The stack of the thread that runOnCompilerStack starts.
+inline constexpr size_t kCompilerStackBytes = size_t(256) << 20;
+
+/// A problem found in source text before parsing.
+struct SourceProblem {
+  unsigned line, column; ///< 1-based
+  size_t offset;         ///< byte offset of line:column
+  std::string message;
+};
+
+/// Scans `source` once, outside string literals and `//` comments, for:
+///  - bracket nesting deeper than `nestingLimit` (the `>` of `->` is no
+///    bracket): "nesting depth N exceeds the limit L", at the bracket that
+///    crosses the limit, N being the deepest nesting anywhere;
+///  - `array<index ...>`, a dense array of index, on which MLIR 22's parser
+///    crashes.
+/// Returns the first problem, or nothing.
+std::optional<SourceProblem>
+findSourceProblem(llvm::StringRef source,
+                  unsigned nestingLimit = kMaxNestingDepth);
+
+/// Screens `buffer` before it is parsed: on a findSourceProblem, emits it as
+/// an error at the buffer's file:line:col through `context`'s diagnostic
+/// handlers and returns failure.
+mlir::LogicalResult
+checkSourceBeforeParsing(const llvm::MemoryBuffer &buffer,
+                         mlir::MLIRContext *context,
+                         unsigned nestingLimit = kMaxNestingDepth);
+
+/// Runs `fn` to completion on a new thread with a kCompilerStackBytes stack
+/// and returns when it has finished. Should no thread start (resource
+/// limits), runs `fn` on the calling thread instead: the nesting limit still
+/// holds there.
+void runOnCompilerStack(llvm::function_ref<void()> fn);
 
 } // namespace tessel
 

@@ -104,13 +104,8 @@ Status makeDirs(const std::string &dir) {
 // write bit.
 Status checkCacheDirTrusted(const std::string &dir) {
   struct stat st;
-  if (stat(dir.c_str(), &st) != 0)
-    return Status::error(TESSEL_ERROR_IO, format("cache folder '%s': %s",
-                                                 dir.c_str(), strerror(errno)));
-  if (!S_ISDIR(st.st_mode))
-    return Status::error(
-        TESSEL_ERROR_IO,
-        format("cache folder '%s' is not a directory", dir.c_str()));
+  if (Status s = statDirectory(dir, "cache folder", st))
+    return s;
   if (st.st_uid != geteuid())
     return Status::error(TESSEL_ERROR_IO,
                          format("cache folder '%s' is owned by uid %u, not by "

@@ -88,6 +88,17 @@ const char *fileKindName(mode_t m) {
 }
 } // namespace
 
+Status statDirectory(const std::string &dir, const char *what,
+                     struct stat &st) {
+  if (stat(dir.c_str(), &st) != 0)
+    return Status::error(TESSEL_ERROR_IO, format("%s '%s': %s", what,
+                                                 dir.c_str(), strerror(errno)));
+  if (!S_ISDIR(st.st_mode))
+    return Status::error(TESSEL_ERROR_IO, format("%s '%s' is not a directory",
+                                                 what, dir.c_str()));
+  return Status::ok();
+}
+
 Status readFile(const std::string &path, std::string &out, size_t maxBytes) {
   auto ioError = [&](const char *what, int e) {
     return Status::error(TESSEL_ERROR_IO, format("cannot %s '%s': %s", what,

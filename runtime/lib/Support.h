@@ -15,6 +15,7 @@
 #include <exception>
 #include <new>
 #include <string>
+#include <sys/stat.h>
 
 namespace tessel {
 
@@ -84,6 +85,11 @@ constexpr size_t kMaxFileBytes = size_t(1) << 30;
 /// TESSEL_ERROR_IO naming the path and the problem.
 Status readFile(const std::string &path, std::string &out,
                 size_t maxBytes = kMaxFileBytes);
+/// Fails with TESSEL_ERROR_IO, naming it as `what` (e.g. "cache folder"),
+/// when `dir` does not exist or is not a directory; else fills `st` with its
+/// stat().
+Status statDirectory(const std::string &dir, const char *what,
+                     struct stat &st);
 /// Writes a file atomically: a unique temp file in the same directory, then
 /// rename(), so concurrent writers and readers never see a partial file.
 Status writeFileAtomic(const std::string &path, const std::string &data);

@@ -236,14 +236,7 @@ const std::vector<const TableSchema *> &tunedTableSchemas() {
 namespace {
 Status checkTunedDir(const std::string &dir) {
   struct stat st;
-  if (stat(dir.c_str(), &st) != 0)
-    return Status::error(TESSEL_ERROR_IO, format("TESSEL_TUNED_DIR '%s': %s",
-                                                 dir.c_str(), strerror(errno)));
-  if (!S_ISDIR(st.st_mode))
-    return Status::error(
-        TESSEL_ERROR_IO,
-        format("TESSEL_TUNED_DIR '%s' is not a directory", dir.c_str()));
-  return Status::ok();
+  return statDirectory(dir, "TESSEL_TUNED_DIR", st);
 }
 } // namespace
 

@@ -11,6 +11,7 @@
 #include "tessel/Lowering/Passes.h"
 
 #include "AxisInfo.h"
+#include "DotToSimt.h"
 #include "tessel/Dialect/Tile/DistributedLayout.h"
 #include "tessel/Dialect/Tile/TileDialect.h"
 #include "tessel/Lowering/TargetInfo.h"
@@ -1123,6 +1124,7 @@ struct ConvertTileToSimtPass
              LdsRelayoutPattern<TransposeOp>, PtrCastPattern, LoadPattern,
              StorePattern, AtomicRMWPattern, ReducePattern, ScanPattern>(
             tc, ctx, state);
+    populateDotToSimtPatterns(tc, patterns, *info);
     scf::populateSCFStructuralTypeConversionsAndLegality(tc, patterns, ct);
     if (failed(applyPartialConversion(module, ct, std::move(patterns))))
       return signalPassFailure();

@@ -76,8 +76,10 @@ public:
       if (succeeded(instr)) {
         auto [wm, wn] = splitWaves(numWaves, c.getDimSize(0) / instr->m,
                                    c.getDimSize(1) / instr->n);
+        // Transposed: each lane holds consecutive N elements, so a
+        // row-major C is stored 16 bytes at a time.
         acc = info.matrixAccEncoding(ctx, *instr, wm, wn,
-                                     /*transposed=*/false);
+                                     /*transposed=*/true);
       }
     }
     if (failed(instr))

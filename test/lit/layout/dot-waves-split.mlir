@@ -3,4 +3,4 @@
 // along M and 2 along N, with gfx950's #tile.mfma version 4 and the bf16
 // instruction's 4 K elements per lane.
 
-// CHECK: tile.dot {{.*}} tensor<64x32xbf16, #tile.dot_operand<{opIdx = 0, parent = #tile.mfma<{version = 4, instrShape = [16, 16, 16], wavesPerCTA = [4, 2], transposed = false}>, kWidth = 4}>>
+// CHECK: tile.dot {{.*}} tensor<64x32xbf16, #tile.dot_operand<{opIdx = 0, parent = #tile.mfma<{version = 4, instrShape = [16, 16, 16], wavesPerCTA = [4, 2], transposed = true}>, kWidth = 4}>>

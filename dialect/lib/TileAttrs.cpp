@@ -1,7 +1,7 @@
 //===- TileAttrs.cpp - tile dialect attributes and layouts ----------------===//
 
-#include "tessel/Dialect/Tile/TileDialect.h"
 #include "tessel/Dialect/Tile/MfmaShapes.h"
+#include "tessel/Dialect/Tile/TileDialect.h"
 
 #include "mlir/IR/Builders.h"
 #include "mlir/IR/DialectImplementation.h"

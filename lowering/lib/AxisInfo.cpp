@@ -54,8 +54,7 @@ AxisInfoAnalysis::AxisInfoAnalysis(FunctionOpInterface func) {
   func.walk([&](scf::ForOp forOp) {
     int64_t div = std::min(get(forOp.getLowerBound()).divisibility[0],
                            get(forOp.getStep()).divisibility[0]);
-    infos[forOp.getInductionVar()] =
-        splatOf({1}, div, std::nullopt);
+    infos[forOp.getInductionVar()] = splatOf({1}, div, std::nullopt);
   });
 }
 

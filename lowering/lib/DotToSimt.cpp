@@ -62,10 +62,10 @@ FailureOr<TileGrid> gridOf(RankedTensorType type, int64_t rows, int64_t cols,
           std::to_string(rows) + "x" + std::to_string(cols);
     return failure();
   }
-  auto one = DistributedLayout::get(
-      RankedTensorType::get({rows, cols}, type.getElementType(),
-                            type.getEncoding()),
-      &why);
+  auto one = DistributedLayout::get(RankedTensorType::get({rows, cols},
+                                                          type.getElementType(),
+                                                          type.getEncoding()),
+                                    &why);
   if (failed(one))
     return failure();
   TileGrid g{*full, {rows, cols}, {1, 1}, {}};
@@ -73,7 +73,8 @@ FailureOr<TileGrid> gridOf(RankedTensorType type, int64_t rows, int64_t cols,
     g.reps[d] = full->getElemsAlong(d) / one->getElemsAlong(d);
   for (int64_t j = 0; j < one->getNumElems(); ++j) {
     SmallVector<int64_t> idx = one->slotIndices(j);
-    g.instrCoords.push_back({one->regCoord(0, idx[0]), one->regCoord(1, idx[1])});
+    g.instrCoords.push_back(
+        {one->regCoord(0, idx[0]), one->regCoord(1, idx[1])});
   }
   return g;
 }
@@ -114,10 +115,10 @@ struct DotPattern : public OpConversionPattern<DotOp> {
       RankedTensorType t = i ? bType : aType;
       Attribute want = target.matrixOperandEncoding(acc, i, *instr);
       if (t.getEncoding() != want)
-        return op.emitError() << "tile.dot operand " << (i ? "B" : "A")
-                              << " must have layout " << want << " to feed "
-                              << instr->mnemonic << " from registers, got "
-                              << t.getEncoding();
+        return op.emitError()
+               << "tile.dot operand " << (i ? "B" : "A") << " must have layout "
+               << want << " to feed " << instr->mnemonic
+               << " from registers, got " << t.getEncoding();
     }
     int64_t m = instr->m, n = instr->n, k = instr->k;
     FailureOr<TileGrid> c = gridOf(cType, m, n, why);

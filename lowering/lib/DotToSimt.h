@@ -1,4 +1,5 @@
-//===- DotToSimt.h - tile.dot to the target's matrix instruction -*- C++ -*-===//
+//===- DotToSimt.h - tile.dot to the target's matrix instruction -*- C++
+//-*-===//
 #ifndef TESSEL_LOWERING_DOTTOSIMT_H
 #define TESSEL_LOWERING_DOTTOSIMT_H
 

@@ -45,9 +45,8 @@ public:
   /// Splits the kernel's waves over the dot's M and N instruction tiles,
   /// doubling along the dimension with more tiles per wave left; waves
   /// beyond the tiles hold copies.
-  static std::pair<unsigned, unsigned> splitWaves(unsigned waves,
-                                                  int64_t tilesM,
-                                                  int64_t tilesN) {
+  static std::pair<unsigned, unsigned>
+  splitWaves(unsigned waves, int64_t tilesM, int64_t tilesN) {
     unsigned wm = 1, wn = 1;
     while (wm * wn < waves) {
       bool mLeft = tilesM / wm > 1, nLeft = tilesN / wn > 1;
@@ -237,7 +236,8 @@ public:
       return true;
     if (auto cst = dyn_cast<arith::ConstantOp>(def))
       return isa<SplatElementsAttr>(cst.getValue());
-    if (depth == 0 || !(isElementwise(def) || isa<ExpandDimsOp, BroadcastOp>(def)))
+    if (depth == 0 ||
+        !(isElementwise(def) || isa<ExpandDimsOp, BroadcastOp>(def)))
       return false;
     return llvm::all_of(def->getOperands(), [&](Value operand) {
       return !isa<RankedTensorType>(operand.getType()) ||
@@ -265,7 +265,8 @@ public:
     auto newType = RankedTensorType::get(t.getShape(), t.getElementType(), enc);
     copy->getResult(0).setType(newType);
     if (auto cst = dyn_cast<arith::ConstantOp>(copy))
-      cst.setValueAttr(cast<DenseElementsAttr>(cst.getValue()).reshape(newType));
+      cst.setValueAttr(
+          cast<DenseElementsAttr>(cst.getValue()).reshape(newType));
     return copy->getResult(0);
   }
 
@@ -303,8 +304,9 @@ public:
       return fallback;
     for (Value operand : op->getOperands())
       if (auto t = dyn_cast<RankedTensorType>(operand.getType());
-          t && t.getShape() == cast<RankedTensorType>(op->getResult(0).getType())
-                                   .getShape() &&
+          t &&
+          t.getShape() ==
+              cast<RankedTensorType>(op->getResult(0).getType()).getShape() &&
           !cheapIn(operand, hinted))
         return fallback;
     return hinted;

@@ -47,9 +47,7 @@ public:
   }
 
   /// `#tile.mfma` version of this chip.
-  unsigned mfmaVersion() const {
-    return gen == CDNAGeneration::CDNA3 ? 3 : 4;
-  }
+  unsigned mfmaVersion() const { return gen == CDNAGeneration::CDNA3 ? 3 : 4; }
 
   MatrixInstr instrFor(MLIRContext *ctx, const tile::MfmaShape &s) const {
     bool fp8 = s.operand == tile::MfmaOperandKind::Fp8;
@@ -58,10 +56,15 @@ public:
     std::string mnemonic = "v_mfma_f32_" + std::to_string(s.m) + "x" +
                            std::to_string(s.n) + "x" + std::to_string(s.k) +
                            (fp8 ? "_fp8_fp8" : "_bf16");
-    return {s.m,         s.n,
-            s.k,         fp8 ? fp8Type(ctx) : Type(BFloat16Type::get(ctx)),
-            s.kPerLane(), s.m * s.n / waveSize(),
-            mnemonic};
+    MatrixInstr i;
+    i.m = s.m;
+    i.n = s.n;
+    i.k = s.k;
+    i.operandType = fp8 ? fp8Type(ctx) : Type(BFloat16Type::get(ctx));
+    i.kPerLane = s.kPerLane();
+    i.accPerLane = s.m * s.n / waveSize();
+    i.mnemonic = mnemonic;
+    return i;
   }
 
   SmallVector<MatrixInstr> matrixInstrs(MLIRContext *ctx) const override {
@@ -109,8 +112,8 @@ public:
     std::string t;
     llvm::raw_string_ostream os(t);
     os << operandType;
-    return fail("no MFMA of " + name() + " has shape " + Twine(shape[0]) +
-                "x" + Twine(shape[1]) + "x" + Twine(shape[2]) + " with " + t +
+    return fail("no MFMA of " + name() + " has shape " + Twine(shape[0]) + "x" +
+                Twine(shape[1]) + "x" + Twine(shape[2]) + " with " + t +
                 " operands");
   }
 

@@ -69,8 +69,8 @@ TargetInfo::selectMatrixInstr(mlir::Type a, mlir::Type b, mlir::Type acc,
     os << ")";
     return fail();
   }
-  os << "no matrix instruction of " << name() << " for " << a << " tiles "
-     << m << "x" << n << "x" << k << " (MxNxK): supported shapes are";
+  os << "no matrix instruction of " << name() << " for " << a << " tiles " << m
+     << "x" << n << "x" << k << " (MxNxK): supported shapes are";
   for (const MatrixInstr &instr : instrs)
     if (instr.operandType == a)
       os << " " << instr.m << "x" << instr.n << "x" << instr.k;

@@ -392,8 +392,7 @@ INSTANTIATE_TEST_SUITE_P(Targets, Distribution,
 //===----------------------------------------------------------------------===//
 
 class MatrixLayouts
-    : public ::testing::TestWithParam<std::tuple<std::string, std::string>> {
-};
+    : public ::testing::TestWithParam<std::tuple<std::string, std::string>> {};
 
 /// Defines `#L` as the encoding under test and `#S0`, `#S1` as its slices.
 std::string withLayout(std::string src, const std::string &layout) {
@@ -495,8 +494,8 @@ tile.kernel @k(%a: !tile.ptr<ST>, %b: !tile.ptr<ST>, %c: !tile.ptr<f32>) attribu
   tile.store %d, %c[%o] : tensor<64x64xf32, #L>, !tile.ptr<f32>, tensor<64x64xi32>
   tile.return
 })";
-  for (auto [from, to] : {std::pair<std::string, std::string>{"ST", st},
-                          {"ET", et}}) {
+  for (auto [from, to] :
+       {std::pair<std::string, std::string>{"ST", st}, {"ET", et}}) {
     for (size_t p; (p = src.find(from)) != std::string::npos;)
       src.replace(p, from.size(), to);
   }
@@ -548,21 +547,20 @@ tile.kernel @k(%a: !tile.ptr<ST>, %b: !tile.ptr<ST>, %c: !tile.ptr<f32>) attribu
 }
 
 #define MFMA(shape, waves, t)                                                  \
-  "#tile.mfma<{version = 3, instrShape = [" shape "], wavesPerCTA = [" waves  \
+  "#tile.mfma<{version = 3, instrShape = [" shape "], wavesPerCTA = [" waves   \
   "], transposed = " t "}>"
 
 INSTANTIATE_TEST_SUITE_P(
     Amd, MatrixLayouts,
     ::testing::Combine(
         ::testing::Values("gfx942", "gfx950"),
-        ::testing::Values(
-            MFMA("16, 16, 32", "2, 2", "false"),
-            MFMA("32, 32, 16", "4, 1", "true"),
-            MFMA("32, 32, 8", "1, 4", "false"),
-            MFMA("16, 16, 16", "2, 2", "true"),
-            "#tile.dot_operand<{opIdx = 0, parent = " MFMA(
-                "16, 16, 32", "2, 2", "false") ", kWidth = 8}>",
-            "#tile.dot_operand<{opIdx = 1, parent = " MFMA(
-                "32, 32, 8", "1, 4", "false") ", kWidth = 4}>")));
+        ::testing::Values(MFMA("16, 16, 32", "2, 2", "false"),
+                          MFMA("32, 32, 16", "4, 1", "true"),
+                          MFMA("32, 32, 8", "1, 4", "false"),
+                          MFMA("16, 16, 16", "2, 2", "true"),
+                          "#tile.dot_operand<{opIdx = 0, parent = " MFMA(
+                              "16, 16, 32", "2, 2", "false") ", kWidth = 8}>",
+                          "#tile.dot_operand<{opIdx = 1, parent = " MFMA(
+                              "32, 32, 8", "1, 4", "false") ", kWidth = 4}>")));
 
 } // namespace

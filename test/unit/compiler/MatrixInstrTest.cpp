@@ -53,8 +53,8 @@ TEST_F(MatrixInstrTest, Fp8FormatFollowsTheChip) {
   auto g942 = TargetInfo::create("gfx942");
   auto g950 = TargetInfo::create("gfx950");
   std::string why;
-  EXPECT_TRUE(succeeded(g942->selectMatrixInstr(fnuz, fnuz, f32, 16, 16, 32,
-                                                nullptr)));
+  EXPECT_TRUE(
+      succeeded(g942->selectMatrixInstr(fnuz, fnuz, f32, 16, 16, 32, nullptr)));
   EXPECT_TRUE(failed(g942->selectMatrixInstr(fn, fn, f32, 16, 16, 32, &why)));
   EXPECT_NE(why.find("no matrix instruction of gfx942 takes"),
             std::string::npos)
@@ -81,11 +81,14 @@ TEST_F(MatrixInstrTest, TableHoldsBothSizesWithLaneCounts) {
 TEST_F(MatrixInstrTest, RejectsWhatNoInstructionServes) {
   auto info = TargetInfo::create("gfx942");
   std::string why;
-  EXPECT_TRUE(failed(info->selectMatrixInstr(bf16, bf16, f32, 16, 16, 8, &why)));
+  EXPECT_TRUE(
+      failed(info->selectMatrixInstr(bf16, bf16, f32, 16, 16, 8, &why)));
   EXPECT_NE(why.find("16x16x16"), std::string::npos) << why;
-  EXPECT_TRUE(failed(info->selectMatrixInstr(bf16, fnuz, f32, 16, 16, 32, &why)));
+  EXPECT_TRUE(
+      failed(info->selectMatrixInstr(bf16, fnuz, f32, 16, 16, 32, &why)));
   EXPECT_NE(why.find("one element type"), std::string::npos) << why;
-  EXPECT_TRUE(failed(info->selectMatrixInstr(bf16, bf16, bf16, 16, 16, 16, &why)));
+  EXPECT_TRUE(
+      failed(info->selectMatrixInstr(bf16, bf16, bf16, 16, 16, 16, &why)));
   EXPECT_NE(why.find("accumulates in f32"), std::string::npos) << why;
 }
 
@@ -136,11 +139,10 @@ TEST_F(MatrixInstrTest, AccumulatorMustMatchTheChip) {
   EXPECT_TRUE(failed(g950->matrixInstrOf(acc942, fn, &why)));
   EXPECT_NE(why.find("does not match gfx950"), std::string::npos) << why;
   EXPECT_TRUE(failed(g942->matrixInstrOf(acc942, bf16, &why)));
-  EXPECT_NE(why.find("no MFMA of gfx942 has shape 16x16x32"),
-            std::string::npos)
+  EXPECT_NE(why.find("no MFMA of gfx942 has shape 16x16x32"), std::string::npos)
       << why;
-  EXPECT_TRUE(failed(
-      TargetInfo::create("sm_90")->matrixInstrOf(acc942, fn, &why)));
+  EXPECT_TRUE(
+      failed(TargetInfo::create("sm_90")->matrixInstrOf(acc942, fn, &why)));
 }
 
 } // namespace

@@ -181,7 +181,7 @@ TEST_P(ScaledGemm, MatchesFloat64Reference) {
   // Partial tiles (masks on M, N and K), one wave, 2x2 and 4x2 waves over
   // the 64x64 tile, several programs along M and N, K loops of 1 to 8 steps.
   const Shape shapes[] = {
-      {16, 16, 16, 1},  {64, 64, 64, 4},   {48, 80, 96, 2},
+      {16, 16, 16, 1},  {64, 64, 64, 4},    {48, 80, 96, 2},
       {128, 64, 32, 4}, {256, 256, 256, 8}, {16, 256, 144, 4},
   };
   std::map<int, std::unique_ptr<Module>> byWaves;

@@ -102,16 +102,16 @@ public:
   }
   /// The encoding operand `opIdx` (0 = A, 1 = B) must have to feed the
   /// instruction of accumulator encoding `acc` directly from registers.
-  virtual mlir::Attribute matrixOperandEncoding(mlir::Attribute acc,
-                                                unsigned opIdx,
-                                                const MatrixInstr &instr) const {
+  virtual mlir::Attribute
+  matrixOperandEncoding(mlir::Attribute acc, unsigned opIdx,
+                        const MatrixInstr &instr) const {
     return {};
   }
   /// The instruction whose accumulator encoding is `acc`, for operands of
   /// `operandType`; fails with the reason in `why`.
-  virtual llvm::FailureOr<MatrixInstr>
-  matrixInstrOf(mlir::Attribute acc, mlir::Type operandType,
-                std::string *why) const;
+  virtual llvm::FailureOr<MatrixInstr> matrixInstrOf(mlir::Attribute acc,
+                                                     mlir::Type operandType,
+                                                     std::string *why) const;
   /// Emits `acc + a * b` for one instruction whose accumulator has
   /// encoding `accEncoding`: `a` and `b` are vectors of kPerLane operand
   /// elements, `acc` a vector of accPerLane f32, each in the register order

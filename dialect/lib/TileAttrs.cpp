@@ -1,5 +1,6 @@
 //===- TileAttrs.cpp - tile dialect attributes and layouts ----------------===//
 
+#include "tessel/Dialect/Tile/MfmaShapes.h"
 #include "tessel/Dialect/Tile/TileDialect.h"
 
 #include "mlir/IR/Builders.h"
@@ -191,23 +192,29 @@ LogicalResult
 MfmaLayoutAttr::verify(function_ref<InFlightDiagnostic()> emitError,
                        unsigned version, ArrayRef<unsigned> instrShape,
                        ArrayRef<unsigned> wavesPerCTA, bool transposed) {
+  // `transposed` needs no check: it swaps the roles of M and N in the
+  // accumulator tile (LinearLayoutConversions.h), which the dot lowering
+  // honours by swapping the instruction's operands.
   (void)transposed;
   if (version != 3 && version != 4)
     return emitError() << "mfma version must be 3 (CDNA3) or 4 (CDNA4), got "
                        << version;
   if (instrShape.size() != 3)
     return emitError() << "mfma instrShape must be [M, N, K]";
-  static const unsigned kShapes[][3] = {
-      {16, 16, 32}, {32, 32, 16}, {16, 16, 16}, {32, 32, 8}};
-  bool known = llvm::any_of(kShapes, [&](const unsigned(&s)[3]) {
-    return instrShape[0] == s[0] && instrShape[1] == s[1] &&
-           instrShape[2] == s[2];
-  });
-  if (!known)
-    return emitError() << "unsupported mfma instruction shape " << instrShape[0]
-                       << "x" << instrShape[1] << "x" << instrShape[2]
-                       << " (supported: 16x16x32, 32x32x16 fp8; 16x16x16, "
-                          "32x32x8 bf16)";
+  if (!findMfmaShape(version, instrShape[0], instrShape[1], instrShape[2])) {
+    InFlightDiagnostic diag = emitError();
+    diag << "unsupported mfma instruction shape " << instrShape[0] << "x"
+         << instrShape[1] << "x" << instrShape[2] << " for version " << version
+         << " (supported:";
+    llvm::StringRef sep = " ";
+    for (const MfmaShape &s : kMfmaShapes)
+      if (s.minVersion <= version) {
+        diag << sep << s.m << "x" << s.n << "x" << s.k
+             << (s.operand == MfmaOperandKind::Fp8 ? " fp8" : " bf16");
+        sep = ", ";
+      }
+    return diag << ")";
+  }
   if (wavesPerCTA.size() != 2 || !allPowersOfTwo(wavesPerCTA))
     return emitError()
            << "mfma wavesPerCTA must be two powers of two [along M, along N]";

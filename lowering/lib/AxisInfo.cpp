@@ -3,6 +3,7 @@
 #include "AxisInfo.h"
 
 #include "mlir/Dialect/Arith/IR/Arith.h"
+#include "mlir/Dialect/SCF/IR/SCF.h"
 #include "llvm/Support/MathExtras.h"
 
 using namespace mlir;
@@ -47,6 +48,14 @@ AxisInfoAnalysis::AxisInfoAnalysis(FunctionOpInterface func) {
   for (auto [i, arg] : llvm::enumerate(func.getArguments()))
     if (auto d = func.getArgAttrOfType<IntegerAttr>(i, "tile.divisibility"))
       argDivisibility[arg] = d.getInt();
+  // An scf.for induction variable is lb + i * step: it has the divisibility
+  // both share (a K loop stepping by the tile). Recorded now, while the
+  // loops are still those of the tile IR.
+  func.walk([&](scf::ForOp forOp) {
+    int64_t div = std::min(get(forOp.getLowerBound()).divisibility[0],
+                           get(forOp.getStep()).divisibility[0]);
+    infos[forOp.getInductionVar()] = splatOf({1}, div, std::nullopt);
+  });
 }
 
 AxisInfo AxisInfoAnalysis::get(Value v) {

@@ -11,6 +11,7 @@
 #include "tessel/Lowering/Passes.h"
 
 #include "AxisInfo.h"
+#include "DotToSimt.h"
 #include "tessel/Dialect/Tile/DistributedLayout.h"
 #include "tessel/Dialect/Tile/TileDialect.h"
 #include "tessel/Lowering/ModuleTarget.h"
@@ -101,33 +102,29 @@ Value indexConst(OpBuilder &b, Location loc, int64_t v) {
   return arith::ConstantIndexOp::create(b, loc, v);
 }
 
-/// The coordinate part along each dimension that depends on lane and wave:
-/// (threadIdx_d * size_d + waveIdx_d * size_d * threads_d) mod S_d, as i32.
+/// The coordinate part along each dimension that depends on lane and wave,
+/// as i32: the layout's lane and wave bit fields of that dimension, placed
+/// at their coordinate bits (they are disjoint from the register part).
 SmallVector<Value> laneBase(OpBuilder &b, Location loc,
                             const DistributedLayout &l, Value lane,
                             Value wave) {
-  BlockedLayoutAttr p = l.getBlocked();
   SmallVector<Value> base;
+  auto addFields = [&](Value sum, Value id,
+                       ArrayRef<DistributedLayout::BitField> fields) {
+    for (const DistributedLayout::BitField &f : fields) {
+      Value v = arith::ShRUIOp::create(b, loc, id, i32Const(b, loc, f.inBit));
+      v = arith::AndIOp::create(b, loc, v,
+                                i32Const(b, loc, (int64_t(1) << f.width) - 1));
+      if (f.outBit)
+        v = arith::ShLIOp::create(b, loc, v, i32Const(b, loc, f.outBit));
+      sum = sum ? arith::OrIOp::create(b, loc, sum, v).getResult() : v;
+    }
+    return sum;
+  };
   for (unsigned d = 0; d < l.getRank(); ++d) {
-    unsigned threads = p.getThreadsPerWave()[d], waves = p.getWavesPerCTA()[d];
-    int64_t size = p.getSizePerThread()[d];
-    Value sum = i32Const(b, loc, 0);
-    if (threads > 1) {
-      Value t = arith::ShRUIOp::create(b, loc, lane,
-                                       i32Const(b, loc, l.laneBitBase(d)));
-      t = arith::AndIOp::create(b, loc, t, i32Const(b, loc, threads - 1));
-      sum = arith::MulIOp::create(b, loc, t, i32Const(b, loc, size));
-    }
-    if (waves > 1) {
-      Value w = arith::ShRUIOp::create(b, loc, wave,
-                                       i32Const(b, loc, l.waveBitBase(d)));
-      w = arith::AndIOp::create(b, loc, w, i32Const(b, loc, waves - 1));
-      w = arith::MulIOp::create(b, loc, w, i32Const(b, loc, size * threads));
-      sum = arith::AddIOp::create(b, loc, sum, w);
-    }
-    sum = arith::AndIOp::create(b, loc, sum,
-                                i32Const(b, loc, l.getShape()[d] - 1));
-    base.push_back(sum);
+    Value sum = addFields(Value(), lane, l.laneFields(d));
+    sum = addFields(sum, wave, l.waveFields(d));
+    base.push_back(sum ? sum : i32Const(b, loc, 0));
   }
   return base;
 }
@@ -323,7 +320,7 @@ struct BroadcastPattern : public TilePattern<BroadcastOp> {
     auto dst = layoutOf(op, op.getType());
     if (failed(src) || failed(dst))
       return failure();
-    if (src->getBlocked() != dst->getBlocked())
+    if (src->getEncoding() != dst->getEncoding())
       return op.emitError("broadcast between different layouts; "
                           "tile-assign-layouts keeps them equal");
     SmallVector<int64_t> mask;
@@ -460,18 +457,17 @@ AccessPlan planAccess(const DistributedLayout &l, const AxisInfo &offsets,
                       const AxisInfo *mask, unsigned elemBytes,
                       unsigned maxVectorBytes, unsigned pointerAlign) {
   AccessPlan plan;
-  unsigned rank = l.getRank();
-  unsigned f = l.getBlocked().getOrder()[0];
+  // Consecutive slots hold consecutive elements along dimension f.
+  int f = l.getFastestDim();
+  if (f < 0 || llvm::is_contained(l.getSliceDims(), unsigned(f)) ||
+      offsets.rank() == 0)
+    return plan;
   // Offsets' axis facts are indexed by tensor dims; map the layout dim.
   unsigned td = f;
   for (unsigned s : l.getSliceDims())
-    if (s < f)
+    if (s < unsigned(f))
       --td;
-  if (llvm::is_contained(l.getSliceDims(), f) || offsets.rank() == 0)
-    return plan;
-  (void)rank;
-  int64_t inLane =
-      std::min<int64_t>(l.getBlocked().getSizePerThread()[f], l.getShape()[f]);
+  int64_t inLane = l.getContiguousElems();
   int64_t w = std::min<int64_t>(inLane, offsets.contiguity[td]);
   w = std::min<int64_t>(w, std::max(1u, maxVectorBytes / elemBytes));
   if (mask)
@@ -796,6 +792,10 @@ struct ReducePattern : public TilePattern<ReduceOp> {
     tessel::CombineKind kind = toCombine(op.getKind());
     unsigned laneBits = src->distinctLaneBits(k);
     unsigned waveBits = src->distinctWaveBits(k);
+    if (!src->hasContiguousLaneBits(k) || !src->hasContiguousWaveBits(k))
+      return op.emitError("reduction along a dimension whose lanes or waves "
+                          "are not one contiguous bit field of the lane or "
+                          "wave id is not supported");
     if ((laneBits || waveBits) && elem.getIntOrFloatBitWidth() != 32)
       return op.emitError("reductions across lanes support 32-bit elements; "
                           "got ")
@@ -891,6 +891,11 @@ struct ScanPattern : public TilePattern<ScanOp> {
     auto l = layoutOf(op, op.getType());
     if (failed(l))
       return failure();
+    // The order of a line's elements below (repeat, wave, lane, run) is the
+    // blocked layout's.
+    if (!l->getBlocked())
+      return op.emitError("scans need a blocked layout (or a slice of one); "
+                          "convert the tile first");
     unsigned k = layoutDim(*l, op.getAxis());
     Type elem = op.getType().getElementType();
     tessel::CombineKind kind = toCombine(op.getKind());
@@ -1118,6 +1123,7 @@ struct ConvertTileToSimtPass
              LdsRelayoutPattern<TransposeOp>, PtrCastPattern, LoadPattern,
              StorePattern, AtomicRMWPattern, ReducePattern, ScanPattern>(
             tc, ctx, state);
+    populateDotToSimtPatterns(tc, patterns, *info);
     scf::populateSCFStructuralTypeConversionsAndLegality(tc, patterns, ct);
     if (failed(applyPartialConversion(module, ct, std::move(patterns))))
       return signalPassFailure();
@@ -1235,7 +1241,7 @@ struct ConvertTileToSimtPass
         }
         unsigned k = layoutDim(*l, scan.getAxis());
         unsigned wb = l->distinctWaveBits(k);
-        if (!wb)
+        if (!wb || !l->getBlocked())
           return;
         // [waves along k][lines][register repeats along k] of wave totals.
         int64_t inLane = std::min<int64_t>(

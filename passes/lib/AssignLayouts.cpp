@@ -10,6 +10,7 @@
 #include "mlir/Dialect/Math/IR/Math.h"
 #include "mlir/Dialect/SCF/IR/SCF.h"
 #include "mlir/IR/Builders.h"
+#include "mlir/IR/IRMapping.h"
 #include "llvm/Support/MathExtras.h"
 
 namespace tessel {
@@ -31,9 +32,121 @@ bool isElementwise(Operation *op) {
 
 class LayoutAssigner {
 public:
-  LayoutAssigner(MLIRContext *ctx, unsigned waveSize, unsigned numWaves,
+  LayoutAssigner(MLIRContext *ctx, const TargetInfo &info, unsigned numWaves,
                  unsigned vecElems)
-      : ctx(ctx), waveSize(waveSize), numWaves(numWaves), vecElems(vecElems) {}
+      : ctx(ctx), info(info), waveSize(info.waveSize()), numWaves(numWaves),
+        vecElems(vecElems) {}
+
+  /// The layouts of a tile.dot: the target's accumulator encoding, and its
+  /// operand encodings, which feed the instruction from registers.
+  struct DotPlan {
+    Attribute acc, a, b;
+  };
+
+  /// Splits the kernel's waves over the dot's M and N instruction tiles,
+  /// doubling along the dimension with more tiles per wave left; waves
+  /// beyond the tiles hold copies.
+  static std::pair<unsigned, unsigned>
+  splitWaves(unsigned waves, int64_t tilesM, int64_t tilesN) {
+    unsigned wm = 1, wn = 1;
+    while (wm * wn < waves) {
+      bool mLeft = tilesM / wm > 1, nLeft = tilesN / wn > 1;
+      if (mLeft && (!nLeft || tilesM / wm >= tilesN / wn))
+        wm *= 2;
+      else if (nLeft)
+        wn *= 2;
+      else
+        wm *= 2;
+    }
+    return {wm, wn};
+  }
+
+  FailureOr<DotPlan> planDot(DotOp dot) {
+    RankedTensorType a = dot.getA().getType(), b = dot.getB().getType(),
+                     c = dot.getType();
+    std::string why;
+    FailureOr<MatrixInstr> instr;
+    Attribute acc = c.getEncoding();
+    if (acc) { // the author chose the accumulator layout
+      instr = info.matrixInstrOf(acc, a.getElementType(), &why);
+    } else {
+      instr = info.selectMatrixInstr(a.getElementType(), b.getElementType(),
+                                     c.getElementType(), c.getDimSize(0),
+                                     c.getDimSize(1), a.getDimSize(1), &why);
+      if (succeeded(instr)) {
+        auto [wm, wn] = splitWaves(numWaves, c.getDimSize(0) / instr->m,
+                                   c.getDimSize(1) / instr->n);
+        // Transposed: each lane holds consecutive N elements, so a
+        // row-major C is stored 16 bytes at a time.
+        acc = info.matrixAccEncoding(ctx, *instr, wm, wn,
+                                     /*transposed=*/true);
+      }
+    }
+    if (failed(instr))
+      return dot.emitError("no matrix instruction for this tile.dot: ") << why;
+    return DotPlan{acc, info.matrixOperandEncoding(acc, 0, *instr),
+                   info.matrixOperandEncoding(acc, 1, *instr)};
+  }
+
+  /// Plans every dot and asks for its layouts on the values around it:
+  /// backwards on the operands (so plain loads produce them), on the
+  /// accumulator's initial value (through loop-carried values), and forwards
+  /// on what consumes the result (elementwise ops, stores and their
+  /// offsets), so that none of them needs a conversion.
+  LogicalResult planDots(KernelOp kernel) {
+    SmallVector<DotOp> dots;
+    kernel.walk([&](DotOp dot) { dots.push_back(dot); });
+    for (DotOp dot : dots) {
+      FailureOr<DotPlan> plan = planDot(dot);
+      if (failed(plan))
+        return failure();
+      dotPlans[dot] = *plan;
+      hint(dot.getC(), plan->acc);
+      hint(dot.getA(), plan->a);
+      hint(dot.getB(), plan->b);
+      hintUsers(dot.getResult(), plan->acc);
+    }
+    return success();
+  }
+
+  /// Forward half of the dot hints: users of `v` (which will carry `enc`)
+  /// that would otherwise convert it.
+  void hintUsers(Value v, Attribute enc) {
+    auto type = cast<RankedTensorType>(v.getType());
+    auto sameShape = [&](Value x) {
+      auto t = dyn_cast<RankedTensorType>(x.getType());
+      return t && t.getShape() == type.getShape();
+    };
+    for (OpOperand &use : v.getUses()) {
+      Operation *user = use.getOwner();
+      if (auto yield = dyn_cast<scf::YieldOp>(user)) {
+        if (auto forOp = dyn_cast<scf::ForOp>(yield->getParentOp())) {
+          Value res = forOp.getResult(use.getOperandNumber());
+          if (!hints.count(res)) {
+            hints[res] = enc;
+            hintUsers(res, enc);
+          }
+        }
+        continue;
+      }
+      if (isa<StoreOp>(user)) {
+        for (Value operand : user->getOperands())
+          if (operand != v && sameShape(operand))
+            hint(operand, enc);
+        continue;
+      }
+      if (!isElementwise(user))
+        continue;
+      for (Value operand : user->getOperands())
+        if (operand != v && sameShape(operand))
+          hint(operand, enc);
+      for (Value res : user->getResults())
+        if (sameShape(res) && !hints.count(res)) {
+          hints[res] = enc;
+          hintUsers(res, enc);
+        }
+    }
+  }
 
   /// The layout a tensor of this shape gets when nothing else decides:
   /// row-major, up to one vector access of contiguous elements per lane
@@ -80,6 +193,13 @@ public:
     if (!type || hints.count(v))
       return;
     hints[v] = enc;
+    // A loop-carried value takes its layout from the loop's initial value.
+    if (auto arg = dyn_cast<BlockArgument>(v)) {
+      if (auto forOp = dyn_cast<scf::ForOp>(arg.getOwner()->getParentOp()))
+        if (OpOperand *init = forOp.getTiedLoopInit(arg))
+          hint(init->get(), enc);
+      return;
+    }
     Operation *def = v.getDefiningOp();
     if (!def)
       return;
@@ -106,38 +226,91 @@ public:
   }
 
   /// Splat constants, splats and ranges cost less to recompute in another
-  /// layout than to move there.
-  static bool isRematerializable(Value v) {
+  /// layout than to move there, and so do short chains of elementwise ops,
+  /// expand_dims and broadcasts over them (the index arithmetic of offsets
+  /// and masks). `depth` bounds the chain.
+  static bool isRematerializable(Value v, unsigned depth = 6) {
     Operation *def = v.getDefiningOp();
-    if (!def)
+    if (!def || def->getNumResults() != 1)
       return false;
     if (isa<SplatOp, RangeOp>(def))
       return true;
-    auto cst = dyn_cast<arith::ConstantOp>(def);
-    return cst && isa<SplatElementsAttr>(cst.getValue());
+    if (auto cst = dyn_cast<arith::ConstantOp>(def))
+      return isa<SplatElementsAttr>(cst.getValue());
+    if (depth == 0 ||
+        !(isElementwise(def) || isa<ExpandDimsOp, BroadcastOp>(def)))
+      return false;
+    return llvm::all_of(def->getOperands(), [&](Value operand) {
+      return !isa<RankedTensorType>(operand.getType()) ||
+             isRematerializable(operand, depth - 1);
+    });
+  }
+
+  /// Recomputes the rematerializable `v` with encoding `enc` at `b`'s
+  /// insertion point, operands first.
+  Value rematerialize(OpBuilder &b, Value v, Attribute enc) {
+    auto t = cast<RankedTensorType>(v.getType());
+    if (t.getEncoding() == enc)
+      return v;
+    Operation *def = v.getDefiningOp();
+    IRMapping map;
+    for (Value operand : def->getOperands()) {
+      if (!isa<RankedTensorType>(operand.getType()))
+        continue;
+      Attribute want = enc;
+      if (auto e = dyn_cast<ExpandDimsOp>(def))
+        want = SliceLayoutAttr::get(ctx, e.getAxis(), enc);
+      map.map(operand, rematerialize(b, operand, want));
+    }
+    Operation *copy = b.clone(*def, map);
+    auto newType = RankedTensorType::get(t.getShape(), t.getElementType(), enc);
+    copy->getResult(0).setType(newType);
+    if (auto cst = dyn_cast<arith::ConstantOp>(copy))
+      cst.setValueAttr(
+          cast<DenseElementsAttr>(cst.getValue()).reshape(newType));
+    return copy->getResult(0);
   }
 
   /// Makes operand `operand` of `op` carry `enc`. Values that are cheaper
-  /// to recompute than to move (splat constants, splats, ranges) are
-  /// recomputed in that layout; others get a tile.convert_layout.
+  /// to recompute than to move (see isRematerializable) are recomputed in
+  /// that layout; others get a tile.convert_layout.
   void requireEncoding(Operation *op, OpOperand &operand, Attribute enc) {
     auto t = dyn_cast<RankedTensorType>(operand.get().getType());
     if (!t || t.getEncoding() == enc)
       return;
     OpBuilder b(op);
-    auto newType = RankedTensorType::get(t.getShape(), t.getElementType(), enc);
-    Operation *def = operand.get().getDefiningOp();
     if (isRematerializable(operand.get())) {
-      Operation *copy = b.clone(*def);
-      copy->getResult(0).setType(newType);
-      if (auto cst = dyn_cast<arith::ConstantOp>(copy))
-        cst.setValueAttr(
-            cast<DenseElementsAttr>(cst.getValue()).reshape(newType));
-      operand.set(copy->getResult(0));
+      operand.set(rematerialize(b, operand.get(), enc));
       return;
     }
+    auto newType = RankedTensorType::get(t.getShape(), t.getElementType(), enc);
     Value c = ConvertLayoutOp::create(b, op->getLoc(), newType, operand.get());
     operand.set(c);
+  }
+
+  /// Whether `v` has `enc` or is cheap to recompute in it.
+  bool cheapIn(Value v, Attribute enc) {
+    return encodingOf(v) == enc || isRematerializable(v);
+  }
+
+  /// The layout the (single) result of `op` asks for through a hint, when
+  /// every tensor operand is cheap to have in it; else `fallback` (the
+  /// layout its operands bring). Hints come from the users that would
+  /// otherwise convert the result (a tile.dot's operand layouts).
+  Attribute preferHint(Operation *op, Attribute fallback) {
+    if (op->getNumResults() != 1)
+      return fallback;
+    Attribute hinted = hints.lookup(op->getResult(0));
+    if (!hinted || hinted == fallback)
+      return fallback;
+    for (Value operand : op->getOperands())
+      if (auto t = dyn_cast<RankedTensorType>(operand.getType());
+          t &&
+          t.getShape() ==
+              cast<RankedTensorType>(op->getResult(0).getType()).getShape() &&
+          !cheapIn(operand, hinted))
+        return fallback;
+    return hinted;
   }
 
   void assignResult(Operation *op) {
@@ -194,6 +367,14 @@ public:
       for (Block &block : region)
         process(block);
 
+    if (auto dot = dyn_cast<DotOp>(op)) {
+      const DotPlan &plan = dotPlans.find(op)->second;
+      requireEncoding(op, dot.getAMutable(), plan.a);
+      requireEncoding(op, dot.getBMutable(), plan.b);
+      requireEncoding(op, dot.getCMutable(), plan.acc);
+      setEncoding(dot.getResult(), plan.acc);
+      return;
+    }
     if (auto reduce = dyn_cast<ReduceOp>(op)) {
       if (auto t = dyn_cast<RankedTensorType>(reduce.getType()))
         setEncoding(reduce.getResult(),
@@ -205,7 +386,14 @@ public:
       auto slice =
           dyn_cast_or_null<SliceLayoutAttr>(encodingOf(expand.getSrc()));
       Attribute parent;
-      if (slice && slice.getDim() == (unsigned)expand.getAxis()) {
+      Attribute hinted = hints.lookup(expand.getResult());
+      if (hinted &&
+          cheapIn(expand.getSrc(),
+                  SliceLayoutAttr::get(ctx, expand.getAxis(), hinted))) {
+        parent = hinted;
+        requireEncoding(op, expand.getSrcMutable(),
+                        SliceLayoutAttr::get(ctx, expand.getAxis(), parent));
+      } else if (slice && slice.getDim() == (unsigned)expand.getAxis()) {
         parent = slice.getParent();
       } else {
         parent = encodingFor(expand.getResult());
@@ -216,13 +404,19 @@ public:
       return;
     }
     if (auto bcast = dyn_cast<BroadcastOp>(op)) {
-      setEncoding(bcast.getResult(), encodingOf(bcast.getSrc()));
+      Attribute enc = encodingOf(bcast.getSrc());
+      if (Attribute hinted = hints.lookup(bcast.getResult());
+          hinted && cheapIn(bcast.getSrc(), hinted))
+        enc = hinted;
+      requireEncoding(op, bcast.getSrcMutable(), enc);
+      setEncoding(bcast.getResult(), enc);
       return;
     }
     if (auto load = dyn_cast<LoadOp>(op)) {
       if (!isa<RankedTensorType>(load.getOffsets().getType()))
         return;
-      Attribute enc = encodingOf(load.getOffsets());
+      Attribute enc = preferHint(op, encodingOf(load.getOffsets()));
+      requireEncoding(op, load.getOffsetsMutable(), enc);
       setEncoding(load.getResult(), enc);
       if (load.getMask())
         requireEncoding(op, load.getMaskMutable()[0], enc);
@@ -254,6 +448,8 @@ public:
           enc = t.getEncoding();
           break;
         }
+      if (enc)
+        enc = preferHint(op, enc);
       if (!enc) { // constants
         assignResult(op);
         if (auto cst = dyn_cast<arith::ConstantOp>(op))
@@ -295,8 +491,10 @@ public:
 
 private:
   MLIRContext *ctx;
+  const TargetInfo &info;
   unsigned waveSize, numWaves, vecElems;
   DenseMap<Value, Attribute> hints;
+  DenseMap<Operation *, DotPlan> dotPlans;
 };
 
 /// The blocked layout under a blocked or slice encoding, or null.
@@ -318,19 +516,33 @@ int64_t product(ArrayRef<unsigned> values) {
 /// exist, or leaves some out.
 LogicalResult checkLayoutFitsTarget(Operation *op, RankedTensorType type,
                                     const TargetInfo &info, int64_t numWaves) {
-  BlockedLayoutAttr blocked = blockedOf(type.getEncoding());
-  if (!blocked)
+  if (BlockedLayoutAttr blocked = blockedOf(type.getEncoding())) {
+    int64_t lanes = product(blocked.getThreadsPerWave());
+    if (lanes != info.waveSize())
+      return op->emitError()
+             << "layout of " << type << " spreads over " << lanes
+             << " lanes (threadsPerWave), but a wave of " << info.name()
+             << " has " << info.waveSize();
+    int64_t waves = product(blocked.getWavesPerCTA());
+    if (waves != numWaves)
+      return op->emitError() << "layout of " << type << " spreads over "
+                             << waves << " waves (wavesPerCTA), but the kernel "
+                             << "runs " << numWaves << " (num_waves)";
     return success();
-  int64_t lanes = product(blocked.getThreadsPerWave());
-  if (lanes != info.waveSize())
-    return op->emitError() << "layout of " << type << " spreads over " << lanes
-                           << " lanes (threadsPerWave), but a wave of "
+  }
+  // Matrix-instruction layouts: the instruction fixes the lanes.
+  FailureOr<DistributedLayout> layout = DistributedLayout::get(type);
+  if (failed(layout))
+    return success(); // reported by the distribution
+  if (layout->getNumLanes() != info.waveSize())
+    return op->emitError() << "layout of " << type << " spreads over "
+                           << layout->getNumLanes() << " lanes, but a wave of "
                            << info.name() << " has " << info.waveSize();
-  int64_t waves = product(blocked.getWavesPerCTA());
-  if (waves != numWaves)
-    return op->emitError() << "layout of " << type << " spreads over " << waves
-                           << " waves (wavesPerCTA), but the kernel runs "
-                           << numWaves << " (num_waves)";
+  if (layout->getNumWaves() != numWaves)
+    return op->emitError() << "layout of " << type << " spreads over "
+                           << layout->getNumWaves()
+                           << " waves, but the kernel runs " << numWaves
+                           << " (num_waves)";
   return success();
 }
 
@@ -340,8 +552,6 @@ LogicalResult checkLayoutFitsTarget(Operation *op, RankedTensorType type,
 /// memory.
 LogicalResult checkRegisterFootprint(Operation *op, RankedTensorType type,
                                      const TargetInfo &info) {
-  if (!blockedOf(type.getEncoding()))
-    return success();
   FailureOr<DistributedLayout> layout = DistributedLayout::get(type);
   if (failed(layout))
     return success(); // reported by the distribution
@@ -429,8 +639,10 @@ struct AssignLayoutsPass
         "tessel.num_waves",
         IntegerAttr::get(IntegerType::get(kernel.getContext(), 32), numWaves));
     // Eight elements per lane: 16 bytes of bf16, the widest vector access.
-    LayoutAssigner assigner(kernel.getContext(), info.waveSize(), numWaves,
+    LayoutAssigner assigner(kernel.getContext(), info, numWaves,
                             info.maxVectorBytes() / 2);
+    if (failed(assigner.planDots(kernel)))
+      return failure();
     assigner.collectHints(kernel);
     assigner.process(kernel.getBody().front());
     return checkTiles(kernel, [&](Operation *op, RankedTensorType type) {

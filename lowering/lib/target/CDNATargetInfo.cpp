@@ -8,6 +8,9 @@
 
 #include "TargetInfoImpl.h"
 
+#include "tessel/Dialect/Tile/MfmaShapes.h"
+#include "tessel/Dialect/Tile/TileDialect.h"
+
 #include "mlir/Dialect/AMDGPU/IR/AMDGPUDialect.h"
 #include "mlir/Dialect/Arith/IR/Arith.h"
 #include "mlir/Dialect/GPU/IR/GPUDialect.h"
@@ -41,6 +44,90 @@ public:
   }
   double fp8Max() const override {
     return gen == CDNAGeneration::CDNA3 ? 240.0 : 448.0;
+  }
+
+  /// `#tile.mfma` version of this chip.
+  unsigned mfmaVersion() const { return gen == CDNAGeneration::CDNA3 ? 3 : 4; }
+
+  MatrixInstr instrFor(MLIRContext *ctx, const tile::MfmaShape &s) const {
+    bool fp8 = s.operand == tile::MfmaOperandKind::Fp8;
+    // gfx942's fp8_fp8 instructions read e4m3fnuz, gfx950's read e4m3fn:
+    // the same mnemonic follows the chip's fp8 format.
+    std::string mnemonic = "v_mfma_f32_" + std::to_string(s.m) + "x" +
+                           std::to_string(s.n) + "x" + std::to_string(s.k) +
+                           (fp8 ? "_fp8_fp8" : "_bf16");
+    MatrixInstr i;
+    i.m = s.m;
+    i.n = s.n;
+    i.k = s.k;
+    i.operandType = fp8 ? fp8Type(ctx) : Type(BFloat16Type::get(ctx));
+    i.kPerLane = s.kPerLane();
+    i.accPerLane = s.m * s.n / waveSize();
+    i.mnemonic = mnemonic;
+    return i;
+  }
+
+  SmallVector<MatrixInstr> matrixInstrs(MLIRContext *ctx) const override {
+    SmallVector<MatrixInstr> instrs;
+    for (const tile::MfmaShape &s : tile::kMfmaShapes)
+      if (s.minVersion <= mfmaVersion())
+        instrs.push_back(instrFor(ctx, s));
+    return instrs;
+  }
+
+  Attribute matrixAccEncoding(MLIRContext *ctx, const MatrixInstr &instr,
+                              unsigned wavesM, unsigned wavesN,
+                              bool transposed) const override {
+    return tile::MfmaLayoutAttr::get(ctx, mfmaVersion(),
+                                     {instr.m, instr.n, instr.k},
+                                     {wavesM, wavesN}, transposed);
+  }
+
+  Attribute matrixOperandEncoding(Attribute acc, unsigned opIdx,
+                                  const MatrixInstr &instr) const override {
+    return tile::DotOperandLayoutAttr::get(acc.getContext(), opIdx, acc,
+                                           instr.kPerLane);
+  }
+
+  FailureOr<MatrixInstr> matrixInstrOf(Attribute acc, Type operandType,
+                                       std::string *why) const override {
+    auto fail = [&](const Twine &msg) -> FailureOr<MatrixInstr> {
+      if (why)
+        *why = msg.str();
+      return failure();
+    };
+    auto mfma = dyn_cast_or_null<tile::MfmaLayoutAttr>(acc);
+    if (!mfma)
+      return fail("the accumulator of a dot on " + name() +
+                  " must have a #tile.mfma layout");
+    if (mfma.getVersion() != mfmaVersion())
+      return fail("#tile.mfma version " + Twine(mfma.getVersion()) +
+                  " does not match " + name() + " (version " +
+                  Twine(mfmaVersion()) + ")");
+    ArrayRef<unsigned> shape = mfma.getInstrShape();
+    for (const MatrixInstr &i : matrixInstrs(operandType.getContext()))
+      if (i.m == shape[0] && i.n == shape[1] && i.k == shape[2] &&
+          i.operandType == operandType)
+        return i;
+    std::string t;
+    llvm::raw_string_ostream os(t);
+    os << operandType;
+    return fail("no MFMA of " + name() + " has shape " + Twine(shape[0]) + "x" +
+                Twine(shape[1]) + "x" + Twine(shape[2]) + " with " + t +
+                " operands");
+  }
+
+  Value emitMatrixInstr(OpBuilder &b, Location loc, const MatrixInstr &instr,
+                        Attribute accEncoding, Value a, Value bv,
+                        Value acc) const override {
+    // A transposed accumulator holds D^T = B^T A^T: the same operand
+    // registers with the instruction's A and B swapped.
+    auto mfma = dyn_cast<tile::MfmaLayoutAttr>(accEncoding);
+    if (mfma && mfma.getTransposed())
+      std::swap(a, bv);
+    return amdgpu::MFMAOp::create(b, loc, acc.getType(), instr.m, instr.n,
+                                  instr.k, /*blocks=*/1, a, bv, acc)
+        .getResult();
   }
 
   Value emitLaneGroupReduce(OpBuilder &b, Location loc, Value v,

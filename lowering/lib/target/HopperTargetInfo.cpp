@@ -26,6 +26,11 @@ public:
     return Float8E4M3FNType::get(ctx);
   }
   double fp8Max() const override { return 448.0; }
+  // tile.dot lowers to wgmma later; until then no dot is served here, and
+  // the matrix-layout hooks keep their defaults.
+  SmallVector<MatrixInstr> matrixInstrs(MLIRContext *) const override {
+    return {};
+  }
 
   Value emitLaneGroupReduce(OpBuilder &b, Location loc, Value v,
                             CombineKind kind, unsigned firstBit,

@@ -71,12 +71,12 @@
 
 // -----
 
-// expected-error @+1 {{unsupported mfma instruction shape 4x4x4 (supported: 16x16x32, 32x32x16 fp8; 16x16x16, 32x32x8 bf16)}}
+// expected-error @+1 {{unsupported mfma instruction shape 4x4x4 for version 3 (supported: 16x16x32 fp8, 16x16x16 bf16, 32x32x16 fp8, 32x32x8 bf16)}}
 #m = #tile.mfma<{version = 3, instrShape = [4, 4, 4], wavesPerCTA = [4, 1], transposed = false}>
 
 // -----
 
-// expected-error @+1 {{unsupported mfma instruction shape 16x16x64 (supported: 16x16x32, 32x32x16 fp8; 16x16x16, 32x32x8 bf16)}}
+// expected-error @+1 {{unsupported mfma instruction shape 16x16x64 for version 4 (supported: 16x16x32 fp8, 16x16x16 bf16, 32x32x16 fp8, 32x32x8 bf16)}}
 #m = #tile.mfma<{version = 4, instrShape = [16, 16, 64], wavesPerCTA = [4, 1], transposed = false}>
 
 // -----

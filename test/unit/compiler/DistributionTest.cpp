@@ -386,4 +386,187 @@ tile.kernel @k(%y: !tile.ptr<f32>) {
 INSTANTIATE_TEST_SUITE_P(Targets, Distribution,
                          ::testing::Values("gfx942", "gfx950", "sm_90"));
 
+//===----------------------------------------------------------------------===//
+// Matrix-instruction layouts (AMD): the accumulator and operand encodings
+// distributed through their linear layouts.
+//===----------------------------------------------------------------------===//
+
+class MatrixLayouts
+    : public ::testing::TestWithParam<std::tuple<std::string, std::string>> {};
+
+/// Defines `#L` as the encoding under test and `#S0`, `#S1` as its slices.
+std::string withLayout(std::string src, const std::string &layout) {
+  return "#L = " + layout +
+         "\n#S0 = #tile.slice<{dim = 0, parent = #L}>\n"
+         "#S1 = #tile.slice<{dim = 1, parent = #L}>\n" +
+         src;
+}
+
+// A [64, 64] tile moved into the layout under test, then: row maxima
+// (a reduction along dim 1, in registers and across lanes), broadcast back
+// and subtracted (slice, expand_dims, broadcast), column sums (along dim 0,
+// across waves too), and stores of both in that layout.
+TEST_P(MatrixLayouts, ReduceBroadcastStore) {
+  auto [target, layout] = GetParam();
+  std::string src = withLayout(R"(
+tile.kernel @k(%x: !tile.ptr<f32> {tile.divisibility = 16 : i64},
+               %y: !tile.ptr<f32> {tile.divisibility = 16 : i64},
+               %z: !tile.ptr<f32> {tile.divisibility = 16 : i64}) attributes {
+    knobs = [#tile.knob<"num_waves" : i32 = 4>]} {
+  %rows = tile.range 0 to 64 : tensor<64xi32>
+  %c64 = arith.constant dense<64> : tensor<64xi32>
+  %ro = arith.muli %rows, %c64 : tensor<64xi32>
+  %r1 = tile.expand_dims %ro, 1 : tensor<64xi32> -> tensor<64x1xi32>
+  %r2 = tile.broadcast %r1 : tensor<64x1xi32> -> tensor<64x64xi32>
+  %c1 = tile.expand_dims %rows, 0 : tensor<64xi32> -> tensor<1x64xi32>
+  %c2 = tile.broadcast %c1 : tensor<1x64xi32> -> tensor<64x64xi32>
+  %o = arith.addi %r2, %c2 : tensor<64x64xi32>
+  %v = tile.load %x[%o] : !tile.ptr<f32>, tensor<64x64xi32> -> tensor<64x64xf32>
+  %w = tile.convert_layout %v : tensor<64x64xf32> -> tensor<64x64xf32, #L>
+  %m = tile.reduce max %w, 1 : tensor<64x64xf32, #L> -> tensor<64xf32, #S1>
+  %m1 = tile.expand_dims %m, 1 : tensor<64xf32, #S1> -> tensor<64x1xf32, #L>
+  %mb = tile.broadcast %m1 : tensor<64x1xf32, #L> -> tensor<64x64xf32, #L>
+  %d = arith.subf %w, %mb : tensor<64x64xf32, #L>
+  %s = tile.reduce add %d, 0 : tensor<64x64xf32, #L> -> tensor<64xf32, #S0>
+  tile.store %d, %y[%o] : tensor<64x64xf32, #L>, !tile.ptr<f32>, tensor<64x64xi32>
+  tile.store %s, %z[%rows] : tensor<64xf32, #S0>, !tile.ptr<f32>, tensor<64xi32>
+  tile.return
+})",
+                               layout);
+  Compiled c = compile(src, target);
+  std::mt19937 rng(3);
+  std::uniform_int_distribution<int> dist(-64, 64);
+  std::vector<float> x(4096), y(4096, NAN), z(64, NAN);
+  for (float &v : x)
+    v = float(dist(rng)); // integers: sums are exact in any order
+  run(c, "k", 1,
+      {emu::KernelArg::buffer(x.data(), 4096),
+       emu::KernelArg::buffer(y.data(), 4096),
+       emu::KernelArg::buffer(z.data(), 64)});
+  std::vector<float> want(4096), colSum(64, 0.0f);
+  for (int r = 0; r < 64; ++r) {
+    float m = -INFINITY;
+    for (int j = 0; j < 64; ++j)
+      m = std::max(m, x[r * 64 + j]);
+    for (int j = 0; j < 64; ++j) {
+      want[r * 64 + j] = x[r * 64 + j] - m;
+      colSum[j] += want[r * 64 + j];
+    }
+  }
+  for (int i = 0; i < 4096; ++i)
+    ASSERT_EQ(y[i], want[i]) << "element " << i;
+  for (int j = 0; j < 64; ++j)
+    ASSERT_EQ(z[j], colSum[j]) << "column " << j;
+}
+
+// C = A * B on one program through tile.dot with an explicit accumulator
+// layout: the 32x32 instructions (which layout assignment does not prefer)
+// and a transposed accumulator, for fp8 and bf16 operands made exact.
+class MatrixDot : public MatrixLayouts {};
+
+TEST_P(MatrixDot, DotWithExplicitAccumulator) {
+  auto [target, layout] = GetParam();
+  std::string fp8 = target == "gfx942" ? "f8E4M3FNUZ" : "f8E4M3FN";
+  std::string ver = target == "gfx942" ? "3" : "4";
+  std::string l = layout;
+  l.replace(l.find("version = 3"), 11, "version = " + ver);
+  bool bf16 = l.find("instrShape = [32, 32, 8]") != std::string::npos ||
+              l.find("instrShape = [16, 16, 16]") != std::string::npos;
+  std::string et = bf16 ? "bf16" : fp8;
+  std::string st = bf16 ? "i16" : "i8";
+  std::string src = R"(
+tile.kernel @k(%a: !tile.ptr<ST>, %b: !tile.ptr<ST>, %c: !tile.ptr<f32>) attributes {
+    knobs = [#tile.knob<"num_waves" : i32 = 4>]} {
+  %r = tile.range 0 to 64 : tensor<64xi32>
+  %c64 = arith.constant dense<64> : tensor<64xi32>
+  %ro = arith.muli %r, %c64 : tensor<64xi32>
+  %r1 = tile.expand_dims %ro, 1 : tensor<64xi32> -> tensor<64x1xi32>
+  %r2 = tile.broadcast %r1 : tensor<64x1xi32> -> tensor<64x64xi32>
+  %c1 = tile.expand_dims %r, 0 : tensor<64xi32> -> tensor<1x64xi32>
+  %c2 = tile.broadcast %c1 : tensor<1x64xi32> -> tensor<64x64xi32>
+  %o = arith.addi %r2, %c2 : tensor<64x64xi32>
+  %ar = tile.load %a[%o] : !tile.ptr<ST>, tensor<64x64xi32> -> tensor<64x64xST>
+  %br = tile.load %b[%o] : !tile.ptr<ST>, tensor<64x64xi32> -> tensor<64x64xST>
+  %av = arith.bitcast %ar : tensor<64x64xST> to tensor<64x64xET>
+  %bv = arith.bitcast %br : tensor<64x64xST> to tensor<64x64xET>
+  %z = arith.constant dense<0.0> : tensor<64x64xf32, #L>
+  %d = tile.dot %av, %bv, %z : tensor<64x64xET>, tensor<64x64xET> -> tensor<64x64xf32, #L>
+  tile.store %d, %c[%o] : tensor<64x64xf32, #L>, !tile.ptr<f32>, tensor<64x64xi32>
+  tile.return
+})";
+  for (auto [from, to] :
+       {std::pair<std::string, std::string>{"ST", st}, {"ET", et}}) {
+    for (size_t p; (p = src.find(from)) != std::string::npos;)
+      src.replace(p, from.size(), to);
+  }
+  Compiled c = compile(withLayout(src, l), target);
+  // Small integers: exact in fp8 and bf16, products and sums exact in f32.
+  std::mt19937 rng(5);
+  std::uniform_int_distribution<int> dist(-3, 3);
+  std::vector<int> A(4096), B(4096);
+  std::vector<uint8_t> a8(4096), b8(4096);
+  std::vector<uint16_t> a16(4096), b16(4096);
+  auto bf16Bits = [](float f) {
+    uint32_t u;
+    std::memcpy(&u, &f, 4);
+    return uint16_t(u >> 16);
+  };
+  // e4m3 (fn and fnuz) codes of -3..3: sign, then exponent and mantissa.
+  auto fp8Bits = [&](int v) -> uint8_t {
+    static const uint8_t fn[] = {0x00, 0x38, 0x40, 0x44};
+    static const uint8_t fnuz[] = {0x00, 0x40, 0x48, 0x4c};
+    uint8_t mag = (target == "gfx942" ? fnuz : fn)[std::abs(v)];
+    return v < 0 ? uint8_t(mag | 0x80) : mag;
+  };
+  for (int i = 0; i < 4096; ++i) {
+    A[i] = dist(rng);
+    B[i] = dist(rng);
+    a8[i] = fp8Bits(A[i]);
+    b8[i] = fp8Bits(B[i]);
+    a16[i] = bf16Bits(float(A[i]));
+    b16[i] = bf16Bits(float(B[i]));
+  }
+  std::vector<float> C(4096, NAN);
+  if (bf16)
+    run(c, "k", 1,
+        {emu::KernelArg::buffer(a16.data(), 4096 * 2),
+         emu::KernelArg::buffer(b16.data(), 4096 * 2),
+         emu::KernelArg::buffer(C.data(), 4096)});
+  else
+    run(c, "k", 1,
+        {emu::KernelArg::buffer(a8.data(), 4096),
+         emu::KernelArg::buffer(b8.data(), 4096),
+         emu::KernelArg::buffer(C.data(), 4096)});
+  for (int i = 0; i < 64; ++i)
+    for (int j = 0; j < 64; ++j) {
+      int want = 0;
+      for (int k = 0; k < 64; ++k)
+        want += A[i * 64 + k] * B[k * 64 + j];
+      ASSERT_EQ(C[i * 64 + j], float(want)) << "C[" << i << "][" << j << "]";
+    }
+}
+
+#define MFMA(shape, waves, t)                                                  \
+  "#tile.mfma<{version = 3, instrShape = [" shape "], wavesPerCTA = [" waves   \
+  "], transposed = " t "}>"
+
+#define ACCUMULATORS                                                           \
+  MFMA("16, 16, 32", "2, 2", "false"), MFMA("32, 32, 16", "4, 1", "true"),     \
+      MFMA("32, 32, 8", "1, 4", "false"), MFMA("16, 16, 16", "2, 2", "true")
+
+INSTANTIATE_TEST_SUITE_P(
+    Amd, MatrixLayouts,
+    ::testing::Combine(
+        ::testing::Values("gfx942", "gfx950"),
+        ::testing::Values(ACCUMULATORS,
+                          "#tile.dot_operand<{opIdx = 0, parent = " MFMA(
+                              "16, 16, 32", "2, 2", "false") ", kWidth = 8}>",
+                          "#tile.dot_operand<{opIdx = 1, parent = " MFMA(
+                              "32, 32, 8", "1, 4", "false") ", kWidth = 4}>")));
+
+INSTANTIATE_TEST_SUITE_P(Amd, MatrixDot,
+                         ::testing::Combine(::testing::Values("gfx942",
+                                                              "gfx950"),
+                                            ::testing::Values(ACCUMULATORS)));
+
 } // namespace

@@ -13,7 +13,9 @@
 #include "mlir/IR/Location.h"
 #include "mlir/IR/Types.h"
 #include "mlir/IR/Value.h"
+#include "llvm/ADT/ArrayRef.h"
 #include "llvm/ADT/StringRef.h"
+#include "llvm/Support/LogicalResult.h"
 
 #include <memory>
 #include <string>
@@ -24,6 +26,21 @@ enum class Vendor { AMD, NVIDIA };
 
 /// Combining function of a cross-lane reduction or scan.
 enum class CombineKind { Add, Max, Min };
+
+/// One matrix-multiply instruction of a wave: D[M, N] += A[M, K] * B[K, N]
+/// with f32 D.
+struct MatrixInstr {
+  unsigned m, n, k;
+  /// Element type of A and B (the target's fp8 type, or bf16).
+  mlir::Type operandType;
+  /// K elements of A (and of B) one lane holds: the length of the
+  /// instruction's operand vectors.
+  unsigned kPerLane;
+  /// f32 elements of D one lane holds.
+  unsigned accPerLane;
+  /// The ISA mnemonic ("v_mfma_f32_16x16x32_fp8_fp8").
+  std::string mnemonic;
+};
 
 class TargetInfo {
 public:
@@ -59,6 +76,51 @@ public:
   /// 240), f8E4M3FN on gfx950 and sm_90 (max 448).
   virtual mlir::Type fp8Type(mlir::MLIRContext *ctx) const = 0;
   virtual double fp8Max() const = 0;
+
+  /// Every matrix instruction a `tile.dot` may lower to, in order of
+  /// preference. Empty where dots are not lowered yet (sm_90).
+  virtual llvm::SmallVector<MatrixInstr>
+  matrixInstrs(mlir::MLIRContext *ctx) const = 0;
+
+  /// The preferred instruction for a dot of A [M, K] (element type `a`) by
+  /// B [K, N] (`b`) accumulating into `acc`: the first of matrixInstrs()
+  /// whose operand type is `a` and `b`, whose accumulator is `acc`, and
+  /// whose M, N and K divide the dot's. Fails with the reason in `why`.
+  llvm::FailureOr<MatrixInstr> selectMatrixInstr(mlir::Type a, mlir::Type b,
+                                                 mlir::Type acc, int64_t m,
+                                                 int64_t n, int64_t k,
+                                                 std::string *why) const;
+
+  /// The accumulator encoding of `instr` tiled over `wavesM` x `wavesN`
+  /// waves (`#tile.mfma` on CDNA). Null where the target has no matrix
+  /// instructions.
+  virtual mlir::Attribute matrixAccEncoding(mlir::MLIRContext *ctx,
+                                            const MatrixInstr &instr,
+                                            unsigned wavesM, unsigned wavesN,
+                                            bool transposed) const {
+    return {};
+  }
+  /// The encoding operand `opIdx` (0 = A, 1 = B) must have to feed the
+  /// instruction of accumulator encoding `acc` directly from registers.
+  virtual mlir::Attribute
+  matrixOperandEncoding(mlir::Attribute acc, unsigned opIdx,
+                        const MatrixInstr &instr) const {
+    return {};
+  }
+  /// The instruction whose accumulator encoding is `acc`, for operands of
+  /// `operandType`; fails with the reason in `why`.
+  virtual llvm::FailureOr<MatrixInstr> matrixInstrOf(mlir::Attribute acc,
+                                                     mlir::Type operandType,
+                                                     std::string *why) const;
+  /// Emits `acc + a * b` for one instruction whose accumulator has
+  /// encoding `accEncoding`: `a` and `b` are vectors of kPerLane operand
+  /// elements, `acc` a vector of accPerLane f32, each in the register order
+  /// of that encoding restricted to one instruction tile.
+  virtual mlir::Value emitMatrixInstr(mlir::OpBuilder &b, mlir::Location loc,
+                                      const MatrixInstr &instr,
+                                      mlir::Attribute accEncoding,
+                                      mlir::Value a, mlir::Value bv,
+                                      mlir::Value acc) const;
 
   /// Emits a reduction of the 32-bit scalar `v` across groups of lanes. The
   /// group is the set of lanes whose lane id differs only in bits

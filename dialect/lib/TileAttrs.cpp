@@ -199,15 +199,27 @@ MfmaLayoutAttr::verify(function_ref<InFlightDiagnostic()> emitError,
     return emitError() << "mfma instrShape must be [M, N, K]";
   static const unsigned kShapes[][3] = {
       {16, 16, 32}, {32, 32, 16}, {16, 16, 16}, {32, 32, 8}};
-  bool known = llvm::any_of(kShapes, [&](const unsigned(&s)[3]) {
+  // gfx950's double-rate fp8 (v_mfma_f32_*_f8f6f4); the version says CDNA4.
+  // Whether the kernel's target is a CDNA4 chip is TargetInfo's to check.
+  static const unsigned kCdna4Shapes[][3] = {{16, 16, 128}, {32, 32, 64}};
+  auto isShape = [&](const unsigned (&s)[3]) {
     return instrShape[0] == s[0] && instrShape[1] == s[1] &&
            instrShape[2] == s[2];
-  });
-  if (!known)
+  };
+  bool cdna4Only = llvm::any_of(kCdna4Shapes, isShape);
+  if (cdna4Only && version != 4)
+    return emitError() << "mfma instruction shape " << instrShape[0] << "x"
+                       << instrShape[1] << "x" << instrShape[2]
+                       << " (v_mfma_f32_" << instrShape[0] << "x"
+                       << instrShape[1] << "x" << instrShape[2]
+                       << "_f8f6f4) needs version = 4 (CDNA4), got version "
+                       << version;
+  if (!cdna4Only && !llvm::any_of(kShapes, isShape))
     return emitError() << "unsupported mfma instruction shape " << instrShape[0]
                        << "x" << instrShape[1] << "x" << instrShape[2]
                        << " (supported: 16x16x32, 32x32x16 fp8; 16x16x16, "
-                          "32x32x8 bf16)";
+                          "32x32x8 bf16; on version 4 also 16x16x128, "
+                          "32x32x64 fp8)";
   if (wavesPerCTA.size() != 2 || !allPowersOfTwo(wavesPerCTA))
     return emitError()
            << "mfma wavesPerCTA must be two powers of two [along M, along N]";

@@ -71,13 +71,23 @@
 
 // -----
 
-// expected-error @+1 {{unsupported mfma instruction shape 4x4x4 (supported: 16x16x32, 32x32x16 fp8; 16x16x16, 32x32x8 bf16)}}
+// expected-error @+1 {{unsupported mfma instruction shape 4x4x4 (supported: 16x16x32, 32x32x16 fp8; 16x16x16, 32x32x8 bf16; on version 4 also 16x16x128, 32x32x64 fp8)}}
 #m = #tile.mfma<{version = 3, instrShape = [4, 4, 4], wavesPerCTA = [4, 1], transposed = false}>
 
 // -----
 
-// expected-error @+1 {{unsupported mfma instruction shape 16x16x64 (supported: 16x16x32, 32x32x16 fp8; 16x16x16, 32x32x8 bf16)}}
+// expected-error @+1 {{unsupported mfma instruction shape 16x16x64 (supported: 16x16x32, 32x32x16 fp8; 16x16x16, 32x32x8 bf16; on version 4 also 16x16x128, 32x32x64 fp8)}}
 #m = #tile.mfma<{version = 4, instrShape = [16, 16, 64], wavesPerCTA = [4, 1], transposed = false}>
+
+// -----
+
+// expected-error @+1 {{mfma instruction shape 16x16x128 (v_mfma_f32_16x16x128_f8f6f4) needs version = 4 (CDNA4), got version 3}}
+#m = #tile.mfma<{version = 3, instrShape = [16, 16, 128], wavesPerCTA = [4, 1], transposed = false}>
+
+// -----
+
+// expected-error @+1 {{mfma instruction shape 32x32x64 (v_mfma_f32_32x32x64_f8f6f4) needs version = 4 (CDNA4), got version 3}}
+#m = #tile.mfma<{version = 3, instrShape = [32, 32, 64], wavesPerCTA = [4, 1], transposed = false}>
 
 // -----
 

@@ -13,6 +13,7 @@
 #include "AxisInfo.h"
 #include "tessel/Dialect/Tile/DistributedLayout.h"
 #include "tessel/Dialect/Tile/TileDialect.h"
+#include "tessel/Lowering/ModuleTarget.h"
 #include "tessel/Lowering/TargetInfo.h"
 
 #include "mlir/Dialect/SCF/Transforms/Patterns.h"
@@ -1066,12 +1067,10 @@ struct ConvertTileToSimtPass
   void runOnOperation() override {
     ModuleOp module = getOperation();
     MLIRContext *ctx = &getContext();
-    std::unique_ptr<TargetInfo> info = TargetInfo::create(target);
-    if (!info) {
-      module.emitError() << "unsupported target '" << target
-                         << "'; supported: " << TargetInfo::supportedTargets();
+    std::unique_ptr<TargetInfo> info =
+        claimModuleTarget(module, target, getArgument());
+    if (!info)
       return signalPassFailure();
-    }
     LoweringState state;
     state.target = info.get();
 

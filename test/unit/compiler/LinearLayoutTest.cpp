@@ -968,7 +968,15 @@ TEST_F(LinearLayoutConversions, EveryEncodingOwnsEveryElementOnEveryShape) {
   auto m16 = mfma(16, 16, 32, {2, 2});
   auto m32 = mfma(32, 32, 8, {1, 4});
   auto mma = nvMma(2, 16, 8, 32, {2, 1});
+  auto f16x128 = mfma(16, 16, 128, {2, 2}, false, 4);
+  auto f32x64 = mfma(32, 32, 64, {1, 2}, false, 4);
   SmallVector<Attribute> encs = {
+      f16x128,
+      f32x64,
+      operand(0, f16x128, 16),
+      operand(1, f16x128, 16),
+      operand(0, f32x64, 16),
+      operand(1, f32x64, 32),
       blocked({1, 8}, {4, 16}, {4, 1}, {1, 0}),
       blocked({4, 1}, {8, 4}, {1, 2}, {0, 1}),
       SliceLayoutAttr::get(&ctx, 1,

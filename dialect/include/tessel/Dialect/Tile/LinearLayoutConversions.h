@@ -106,6 +106,12 @@ bool isMfmaF8F6F4Shape(llvm::ArrayRef<unsigned> instrShape);
 /// runs). The smallest kWidth a `#tile.dot_operand` of it accepts.
 unsigned mfmaNativeKWidth(llvm::ArrayRef<unsigned> instrShape);
 
+/// A dot operand with kWidth == mfmaNativeKWidth tiles whole instruction
+/// tiles: instruction tile t of a wave's block (row-major over the tiles,
+/// the last dim fastest) is registers [t * R, (t + 1) * R), R = M * K / 64,
+/// in the order of `mfmaInstrLayout`'s `register`; likewise the
+/// accumulator, R = M * N / 64.
+
 /// Which matrix of an MFMA instruction a layout describes.
 enum class MfmaMatrix { A, B, D };
 

@@ -1,7 +1,9 @@
 //===- LinearLayoutConversions.cpp - Encodings as linear layouts ----------===//
 //
 // The register/lane facts of the matrix instructions, as bases:
-//  - MFMA (CDNA3 Matrix Instruction Calculator tables, amd-isa-facts/);
+//  - MFMA (CDNA3 Matrix Instruction Calculator tables, amd-isa-facts/; for
+//    gfx950's f8f6f4 instructions the AMD tables that
+//    runtime/emulator/README.md names);
 //  - mma.sync and wgmma (PTX ISA, "Matrix Fragments for mma.m16n8k16",
 //    "Matrix Fragments for mma.m16n8k32" and wgmma "Register Fragments").
 // The unit tests check each against those sources entry by entry.
@@ -9,6 +11,7 @@
 //===----------------------------------------------------------------------===//
 
 #include "tessel/Dialect/Tile/LinearLayoutConversions.h"
+#include "tessel/Dialect/Tile/MfmaShapes.h"
 
 #include "llvm/ADT/STLExtras.h"
 #include "llvm/ADT/TypeSwitch.h"
@@ -198,13 +201,38 @@ void addMfmaOperandTile(DistBuilder &lb, unsigned n, unsigned kWidth,
   lb.addRun(Lane, log2(kMfmaLanes / n), kDim, kWidth);
 }
 
+/// An f8f6f4 operand: two runs of 16 K elements per lane, K/2 apart (the
+/// second in registers 16-31).
+void addMfmaF8F6F4OperandTile(DistBuilder &lb, unsigned n, unsigned k,
+                              unsigned nonKDim, unsigned kDim) {
+  addMfmaOperandTile(lb, n, 16, nonKDim, kDim);
+  lb.add(Reg, kDim, k / 2);
+}
+
+std::string shapeStr(ArrayRef<unsigned> instr) {
+  return std::to_string(instr[0]) + "x" + std::to_string(instr[1]) + "x" +
+         std::to_string(instr[2]);
+}
+
+/// The instruction facts an mfma layout relies on.
+LogicalResult checkMfma(MfmaLayoutAttr m, std::string *error) {
+  ArrayRef<unsigned> instr = m.getInstrShape();
+  if (instr.size() != 3 || instr[0] != instr[1])
+    return fail(error, "mfma layouts need instrShape [M, N, K] with M == N");
+  if (isMfmaF8F6F4Shape(instr) && m.getVersion() != 4)
+    return fail(error, "mfma " + shapeStr(instr) + " (v_mfma_f32_" +
+                           shapeStr(instr) +
+                           "_f8f6f4) exists on CDNA4 only: it needs "
+                           "version = 4, got " +
+                           Twine(m.getVersion()));
+  return success();
+}
+
 FailureOr<LinearLayout> mfmaToLinear(ArrayRef<int64_t> shape, MfmaLayoutAttr m,
                                      std::string *error) {
-  if (failed(checkShape(shape, 2, m, error)))
+  if (failed(checkShape(shape, 2, m, error)) || failed(checkMfma(m, error)))
     return failure();
   unsigned n = m.getInstrShape()[0];
-  if (m.getInstrShape()[1] != n)
-    return fail(error, "mfma accumulator layouts need M == N");
   DistBuilder lb(shape);
   bool t = m.getTransposed();
   addMfmaAccTile(lb, n, t ? 1 : 0, t ? 0 : 1);
@@ -217,21 +245,28 @@ FailureOr<LinearLayout> mfmaOperandToLinear(ArrayRef<int64_t> shape,
                                             DotOperandLayoutAttr op,
                                             MfmaLayoutAttr m,
                                             std::string *error) {
-  if (failed(checkShape(shape, 2, op, error)))
+  if (failed(checkShape(shape, 2, op, error)) || failed(checkMfma(m, error)))
     return failure();
   ArrayRef<unsigned> instr = m.getInstrShape();
   bool isA = op.getOpIdx() == 0;
   unsigned n = isA ? instr[0] : instr[1];
-  unsigned native = instr[2] * n / kMfmaLanes;
+  unsigned native = mfmaNativeKWidth(instr);
   if (op.getKWidth() < native)
-    return fail(error, "mfma " + Twine(instr[0]) + "x" + Twine(instr[1]) + "x" +
-                           Twine(instr[2]) + " operands need kWidth >= " +
-                           Twine(native) + " (K elements per lane), got " +
+    return fail(error, "mfma " + shapeStr(instr) +
+                           " operands need kWidth >= " + Twine(native) +
+                           " (consecutive K elements per lane), got " +
                            Twine(op.getKWidth()));
   unsigned kDim = isA ? 1 : 0, nonKDim = isA ? 0 : 1;
   int64_t kGroup = int64_t(op.getKWidth()) * (kMfmaLanes / n);
   DistBuilder lb(shape);
-  addMfmaOperandTile(lb, n, op.getKWidth(), nonKDim, kDim);
+  if (isMfmaF8F6F4Shape(instr) && op.getKWidth() == native) {
+    // The hardware's tile, both runs of a lane next to each other in its
+    // registers: one instruction's operand is 32 consecutive registers.
+    addMfmaF8F6F4OperandTile(lb, n, instr[2], nonKDim, kDim);
+    kGroup = instr[2];
+  } else {
+    addMfmaOperandTile(lb, n, op.getKWidth(), nonKDim, kDim);
+  }
   SmallVector<int64_t> tile(2);
   tile[kDim] = kGroup;
   tile[nonKDim] = n;
@@ -384,6 +419,59 @@ FailureOr<LinearLayout> sharedToLinear(ArrayRef<int64_t> shape,
 }
 
 } // namespace
+
+static const MfmaShape *findShape(ArrayRef<unsigned> instrShape) {
+  if (instrShape.size() != 3)
+    return nullptr;
+  return findMfmaShape(instrShape[0], instrShape[1], instrShape[2]);
+}
+
+bool tessel::tile::isMfmaF8F6F4Shape(ArrayRef<unsigned> instrShape) {
+  const MfmaShape *s = findShape(instrShape);
+  return s && s->operand == MfmaOperandKind::F8F6F4;
+}
+
+unsigned tessel::tile::mfmaNativeKWidth(ArrayRef<unsigned> instrShape) {
+  if (const MfmaShape *s = findShape(instrShape))
+    return s->kRun();
+  return instrShape[2] * instrShape[0] / kMfmaLanes;
+}
+
+FailureOr<LinearLayout>
+tessel::tile::mfmaInstrLayout(ArrayRef<unsigned> instrShape, MfmaMatrix which,
+                              std::string *error) {
+  if (!findShape(instrShape)) {
+    std::string dims;
+    for (unsigned v : instrShape)
+      dims += (dims.empty() ? "" : "x") + std::to_string(v);
+    return fail(error, "no MFMA instruction of shape " + dims +
+                           " (known: 16x16x32, 32x32x16, 16x16x16, 32x32x8, "
+                           "16x16x128, 32x32x64)");
+  }
+  int64_t n = instrShape[0], k = instrShape[2];
+  switch (which) {
+  case MfmaMatrix::D: {
+    int64_t shape[] = {n, n}; // DistBuilder keeps a reference
+    DistBuilder lb(shape);
+    addMfmaAccTile(lb, n, 0, 1);
+    return lb.finish(error);
+  }
+  case MfmaMatrix::A:
+  case MfmaMatrix::B: {
+    bool isA = which == MfmaMatrix::A;
+    unsigned kDim = isA ? 1 : 0, nonKDim = isA ? 0 : 1;
+    SmallVector<int64_t> shape =
+        isA ? SmallVector<int64_t>{n, k} : SmallVector<int64_t>{k, n};
+    DistBuilder lb(shape);
+    if (isMfmaF8F6F4Shape(instrShape))
+      addMfmaF8F6F4OperandTile(lb, n, k, nonKDim, kDim);
+    else
+      addMfmaOperandTile(lb, n, mfmaNativeKWidth(instrShape), nonKDim, kDim);
+    return lb.finish(error);
+  }
+  }
+  llvm_unreachable("unknown MfmaMatrix");
+}
 
 FailureOr<LinearLayout> tessel::tile::toLinearLayout(ArrayRef<int64_t> shape,
                                                      Attribute encoding,

@@ -201,6 +201,13 @@ MfmaLayoutAttr::verify(function_ref<InFlightDiagnostic()> emitError,
                        << version;
   if (instrShape.size() != 3)
     return emitError() << "mfma instrShape must be [M, N, K]";
+  if (const MfmaShape *s =
+          findMfmaShape(instrShape[0], instrShape[1], instrShape[2]);
+      s && s->minVersion > version)
+    return emitError() << "mfma instruction shape " << instrShape[0] << "x"
+                       << instrShape[1] << "x" << instrShape[2]
+                       << " needs version >= " << s->minVersion
+                       << ", got version " << version;
   if (!findMfmaShape(version, instrShape[0], instrShape[1], instrShape[2])) {
     InFlightDiagnostic diag = emitError();
     diag << "unsupported mfma instruction shape " << instrShape[0] << "x"
@@ -209,8 +216,8 @@ MfmaLayoutAttr::verify(function_ref<InFlightDiagnostic()> emitError,
     llvm::StringRef sep = " ";
     for (const MfmaShape &s : kMfmaShapes)
       if (s.minVersion <= version) {
-        diag << sep << s.m << "x" << s.n << "x" << s.k
-             << (s.operand == MfmaOperandKind::Fp8 ? " fp8" : " bf16");
+        diag << sep << s.m << "x" << s.n << "x" << s.k << " "
+             << mfmaOperandKindName(s.operand);
         sep = ", ";
       }
     return diag << ")";

@@ -19,6 +19,7 @@
 #include "mlir/Dialect/SCF/IR/SCF.h"
 #include "mlir/Dialect/Vector/IR/VectorOps.h"
 #include "mlir/Dialect/Vector/Transforms/VectorRewritePatterns.h"
+#include "mlir/IR/Diagnostics.h"
 #include "mlir/IR/TypeUtilities.h"
 #include "mlir/InitAllExtensions.h"
 #include "mlir/Pass/PassManager.h"
@@ -355,7 +356,19 @@ LogicalResult lowerSimtToLLVMDialect(ModuleOp module, const TargetInfo &target,
     gpm.addPass(createConvertGpuOpsToNVVMOps());
   }
   pm.addPass(createReconcileUnrealizedCastsPass());
-  if (failed(pm.run(module)))
+  // Upstream conversions report an op they cannot lower for this chip (an
+  // MFMA shape it lacks, say) as an error without failing their pass. Any
+  // error ends the lowering here, before translation adds unrelated ones,
+  // and names the chip.
+  bool sawError = false;
+  ScopedDiagnosticHandler chipNote(module.getContext(), [&](Diagnostic &d) {
+    if (d.getSeverity() == DiagnosticSeverity::Error) {
+      sawError = true;
+      d.attachNote() << "while lowering SIMT IR for " << chip;
+    }
+    return failure(); // the caller's handler reports it
+  });
+  if (failed(pm.run(module)) || sawError)
     return failure();
 
   // Tessel always launches a kernel with exactly its known block size, so

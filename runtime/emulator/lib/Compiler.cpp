@@ -467,10 +467,16 @@ LogicalResult KernelCompiler::mfma(amdgpu::MFMAOp op) {
   bool fp8 = ea.isFloat && eb.isFloat && ea.width == 8 && eb.width == 8;
   bool half = ea.isFloat && eb.isFloat && ea.width == 16 && eb.width == 16 &&
               ea.fk == eb.fk;
+  // gfx950's double-rate fp8 (v_mfma_f32_*_f8f6f4); e4m3fn A and B only
+  // (CBSZ = BLGP = 0), whose layout the tests check.
+  bool f8f6f4 =
+      fp8 && lenA == 32 && lenB == 32 &&
+      ((M == 16 && N == 16 && Kd == 128) || (M == 32 && N == 32 && Kd == 64));
   bool okShape =
       (fp8 && lenA == 8 && lenB == 8 &&
        ((M == 16 && N == 16 && Kd == 32) ||
         (M == 32 && N == 32 && Kd == 16))) ||
+      (f8f6f4 && ea.fk == FK::E4M3FN && eb.fk == FK::E4M3FN) ||
       (half && lenA == 4 && lenB == 4 &&
        ((M == 16 && N == 16 && Kd == 16) || (M == 32 && N == 32 && Kd == 8)));
   if (!okShape || (unsigned)vc.getNumElements() != M * N / 64)
@@ -478,7 +484,19 @@ LogicalResult KernelCompiler::mfma(amdgpu::MFMAOp op) {
                         std::to_string(N) + "x" + std::to_string(Kd) +
                         " with operands " + typeStr(va) + ", " + typeStr(vb) +
                         " (supported: fp8 16x16x32 and 32x32x16, bf16/f16 "
-                        "16x16x16 and 32x32x8)");
+                        "16x16x16 and 32x32x8, and on gfx950 16x16x128 and "
+                        "32x32x64 with vector<32xf8E4M3FN> operands)");
+  if (f8f6f4) {
+    auto t = fn->getAttrOfType<StringAttr>("tessel.target");
+    if (t && t.getValue() != "gfx950")
+      return fail(op, "amdgpu.mfma " + std::to_string(M) + "x" +
+                          std::to_string(N) + "x" + std::to_string(Kd) +
+                          " (v_mfma_f32_" + std::to_string(M) + "x" +
+                          std::to_string(N) + "x" + std::to_string(Kd) +
+                          "_f8f6f4) exists on gfx950 (CDNA4) only, but the "
+                          "kernel's tessel.target is " +
+                          t.getValue().str());
+  }
   uint32_t d = def(op.getResult());
   Inst &I = emit(mfmaH(), op);
   I.a = *a, I.b = *b, I.c = *c, I.d = d, I.n = vc.getNumElements();

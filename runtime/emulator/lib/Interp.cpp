@@ -1674,25 +1674,46 @@ void nvvmVoteImpl(Wave &W, const Inst &I) {
     d[l] = r;
 }
 
-// MFMA, register layouts from AMD's Matrix Instruction Calculator (CDNA3):
+// MFMA, register layouts from AMD's Matrix Instruction Calculator (CDNA3)
+// and, for gfx950's f8f6f4 instructions (32 fp8 elements per lane), AMD's
+// CDNA4 register maps (runtime/emulator/README.md names both):
 //   A[i][k]: lane = M * (k / lenA) + i, vector element k % lenA
-//   B[k][j]: lane = N * (k / lenB) + j, vector element k % lenB
+//            f8f6f4: lane = M * ((k % (K/2)) / 16) + i,
+//                    element 16 * (k / (K/2)) + k % 16
+//   B[k][j]: the same with N and j
 //   D[i][j] (M = 16): lane = 16 * (i / 4) + j, element i % 4
 //   D[i][j] (M = 32): lane = 32 * ((i / 4) % 2) + j, element 4 * (i / 8) + i %
 //   4
 // Products are exact in double; the sum is rounded to f32 once.
+struct MfmaOperandLoc {
+  unsigned lane, el;
+};
+inline MfmaOperandLoc mfmaOperandLoc(int rows, int K, int len, int i, int k) {
+  if (len == 32) { // f8f6f4: two runs of 16 per lane, K/2 apart
+    int half = K / 2;
+    return {unsigned(rows * ((k % half) / 16) + i),
+            unsigned(16 * (k / half) + k % 16)};
+  }
+  return {unsigned(rows * (k / len) + i), unsigned(k % len)};
+}
+
 void mfmaImpl(Wave &W, const Inst &I) {
   const int64_t *aux = W.K->aux.data() + I.x;
   const int M = (int)aux[0], N = (int)aux[1], K = (int)aux[2];
   const FK fa = (FK)aux[3], fb = (FK)aux[4];
   const int lenA = (int)aux[5], lenB = (int)aux[6];
-  double A[32][64], B[64][32];
+  // M * K and K * N are at most 2048 (16x16x128, 32x32x64).
+  double A[2048], B[2048];
   for (int i = 0; i < M; ++i)
-    for (int k = 0; k < K; ++k)
-      A[i][k] = decodeToDouble(W.slot(I.a + k % lenA)[M * (k / lenA) + i], fa);
+    for (int k = 0; k < K; ++k) {
+      MfmaOperandLoc l = mfmaOperandLoc(M, K, lenA, i, k);
+      A[i * K + k] = decodeToDouble(W.slot(I.a + l.el)[l.lane], fa);
+    }
   for (int k = 0; k < K; ++k)
-    for (int j = 0; j < N; ++j)
-      B[k][j] = decodeToDouble(W.slot(I.b + k % lenB)[N * (k / lenB) + j], fb);
+    for (int j = 0; j < N; ++j) {
+      MfmaOperandLoc l = mfmaOperandLoc(N, K, lenB, j, k);
+      B[k * N + j] = decodeToDouble(W.slot(I.b + l.el)[l.lane], fb);
+    }
   for (int i = 0; i < M; ++i)
     for (int j = 0; j < N; ++j) {
       unsigned lane, el;
@@ -1705,7 +1726,7 @@ void mfmaImpl(Wave &W, const Inst &I) {
       }
       double acc = bitsToF32(W.slot(I.c + el)[lane]);
       for (int k = 0; k < K; ++k)
-        acc += A[i][k] * B[k][j];
+        acc += A[i * K + k] * B[k * N + j];
       W.slot(I.d + el)[lane] = f32ToBits((float)acc);
     }
 }
@@ -1780,16 +1801,16 @@ Handler intBinary(Op op) {
     C(AndI)
     C(OrI)
     C(XOrI)
-    C(ShLI) C(ShRSI) C(ShRUI) C(MaxSI) C(MaxUI) C(MinSI) C(MinUI) C(MulHiSI)
-        C(MulHiUI)
+    C(ShLI)
+    C(ShRSI) C(ShRUI) C(MaxSI) C(MaxUI) C(MinSI) C(MinUI) C(MulHiSI) C(MulHiUI)
 #undef C
 #define C(X)                                                                   \
   case Op::X:                                                                  \
     return intDiv<Op::X>;
-            C(DivSI) C(DivUI) C(RemSI) C(RemUI) C(CeilDivSI) C(CeilDivUI)
-                C(FloorDivSI)
+        C(DivSI) C(DivUI) C(RemSI) C(RemUI) C(CeilDivSI) C(CeilDivUI)
+            C(FloorDivSI)
 #undef C
-                    default : return nullptr;
+                default : return nullptr;
   }
 }
 template <FK F> Handler floatBinaryT(Op op) {
@@ -1803,7 +1824,8 @@ template <FK F> Handler floatBinaryT(Op op) {
     C(DivF)
     C(RemF)
     C(MaximumF)
-    C(MinimumF) C(MaxNumF) C(MinNumF) C(CopySign) C(PowF)
+    C(MinimumF)
+    C(MaxNumF) C(MinNumF) C(CopySign) C(PowF)
 #undef C
         default : return nullptr;
   }
@@ -1824,8 +1846,9 @@ template <FK F> Handler floatUnaryT(Op op) {
     C(Exp2)
     C(Log)
     C(Log2)
-    C(Sqrt) C(Rsqrt) C(Tanh) C(Ceil) C(Floor) C(Round) C(RoundEven) C(Trunc)
-        C(Sin) C(Cos) C(Erf) C(Log1p) C(Expm1)
+    C(Sqrt)
+    C(Rsqrt) C(Tanh) C(Ceil) C(Floor) C(Round) C(RoundEven) C(Trunc) C(Sin)
+        C(Cos) C(Erf) C(Log1p) C(Expm1)
 #undef C
             default : return nullptr;
   }
@@ -1929,7 +1952,8 @@ Handler reduceH(Op op, FK f, bool isFloat) {
     C(OrI)
     C(XOrI)
     C(MaxSI)
-    C(MaxUI) C(MinSI) C(MinUI)
+    C(MaxUI)
+    C(MinSI) C(MinUI)
 #undef C
         default : return nullptr;
   }
@@ -2238,8 +2262,8 @@ std::string runKernel(const Kernel &K, const LaunchConfig &cfg,
         if (nextWG < numWG && L.pastDeadline()) {
           if (laneOps)
             *laneOps = total;
-          return "kernel '" + K.name + "': " +
-                 L.watchdogMessage(" between workgroups");
+          return "kernel '" + K.name +
+                 "': " + L.watchdogMessage(" between workgroups");
         }
         if (nextWG < numWG)
           startWG(G, nextWG++);

@@ -76,8 +76,18 @@
 
 // -----
 
-// expected-error @+1 {{unsupported mfma instruction shape 16x16x64 for version 4 (supported: 16x16x32 fp8, 16x16x16 bf16, 32x32x16 fp8, 32x32x8 bf16)}}
+// expected-error @+1 {{unsupported mfma instruction shape 16x16x64 for version 4 (supported: 16x16x32 fp8, 16x16x16 bf16, 32x32x16 fp8, 32x32x8 bf16, 16x16x128 f8f6f4, 32x32x64 f8f6f4)}}
 #m = #tile.mfma<{version = 4, instrShape = [16, 16, 64], wavesPerCTA = [4, 1], transposed = false}>
+
+// -----
+
+// expected-error @+1 {{mfma instruction shape 16x16x128 needs version >= 4, got version 3}}
+#m = #tile.mfma<{version = 3, instrShape = [16, 16, 128], wavesPerCTA = [4, 1], transposed = false}>
+
+// -----
+
+// expected-error @+1 {{mfma instruction shape 32x32x64 needs version >= 4, got version 3}}
+#m = #tile.mfma<{version = 3, instrShape = [32, 32, 64], wavesPerCTA = [4, 1], transposed = false}>
 
 // -----
 

@@ -3,7 +3,8 @@
 // The algebra is checked against brute-force enumeration on random layouts.
 // The conversions are checked against independent sources: DistributedLayout
 // for blocked/slice, AMD's Matrix Instruction Calculator tables for MFMA
-// (test/unit/emulator/data, copied from amd-isa-facts/), the PTX ISA's
+// (test/unit/emulator/data, copied from amd-isa-facts/) and the tables of
+// gfx950's f8f6f4 MFMA transcribed next to them, the PTX ISA's
 // fragment formulas for mma.sync and wgmma, and the documented swizzle
 // formula plus an LDS bank model for shared layouts.
 //
@@ -363,8 +364,9 @@ protected:
     return BlockedLayoutAttr::get(&ctx, spt, tpw, wpc, order);
   }
   MfmaLayoutAttr mfma(unsigned m, unsigned n, unsigned k,
-                      ArrayRef<unsigned> waves, bool transposed = false) {
-    return MfmaLayoutAttr::get(&ctx, 3, {m, n, k}, waves, transposed);
+                      ArrayRef<unsigned> waves, bool transposed = false,
+                      unsigned version = 3) {
+    return MfmaLayoutAttr::get(&ctx, version, {m, n, k}, waves, transposed);
   }
   NvMmaLayoutAttr nvMma(unsigned version, unsigned m, unsigned n, unsigned k,
                         ArrayRef<unsigned> waves) {
@@ -684,6 +686,143 @@ TEST_F(LinearLayoutConversions, MfmaWideKWidthSpansInstructions) {
 }
 
 //===----------------------------------------------------------------------===//
+// gfx950's double-rate fp8 MFMA against AMD's CDNA4 tables
+//===----------------------------------------------------------------------===//
+
+// The tables in test/unit/emulator/data/cdna4_*_f8f6f4_*.csv, transcribed
+// from AMD's published CDNA4 register maps (runtime/emulator/README.md
+// names the documents).
+const MfmaCase kF8F6F4Cases[] = {
+    {"cdna4_v_mfma_f32_16x16x128_f8f6f4", 16, 16, 128, 8},
+    {"cdna4_v_mfma_f32_32x32x64_f8f6f4", 32, 32, 64, 8},
+};
+
+TEST_F(LinearLayoutConversions, MfmaF8F6F4AccumulatorMatchesAmdTables) {
+  for (const MfmaCase &c : kF8F6F4Cases) {
+    SCOPED_TRACE(c.file);
+    auto table = parseCalculatorCsv(mfmaCsv(c, "D"));
+    ASSERT_EQ(table.size(), c.m);
+    LL one = convert({c.m, c.n}, mfma(c.m, c.n, c.k, {1, 1}, false, 4));
+    EXPECT_TRUE(one.isInvertible()) << one.toString();
+    expectTableTiled(one, table, 32, true, 1, 1, 1, 1, true, true);
+    for (auto [wm, wn, rm, rn] :
+         {std::tuple{2u, 2u, 1u, 1u}, std::tuple{4u, 1u, 2u, 1u},
+          std::tuple{1u, 2u, 2u, 4u}}) {
+      LL l = convert({c.m * wm * rm, c.n * wn * rn},
+                     mfma(c.m, c.n, c.k, {wm, wn}, false, 4));
+      EXPECT_TRUE(l.isInvertible());
+      expectTableTiled(l, table, 32, true, wm, wn, rm, rn, true, true);
+    }
+  }
+}
+
+TEST_F(LinearLayoutConversions, MfmaF8F6F4OperandsMatchAmdTables) {
+  for (const MfmaCase &c : kF8F6F4Cases) {
+    SCOPED_TRACE(c.file);
+    auto tableA = parseCalculatorCsv(mfmaCsv(c, "A"));
+    auto tableB = parseCalculatorCsv(mfmaCsv(c, "B"));
+    ASSERT_EQ(tableA.size(), c.m);
+    ASSERT_EQ(tableA[0].size(), c.k);
+    ASSERT_EQ(tableB.size(), c.k);
+    ASSERT_EQ(tableB[0].size(), c.n);
+    // kWidth 16: each instruction tile is the hardware's, its 32 elements
+    // per lane in consecutive registers, repeats tiled like the others.
+    for (auto [wm, wn, rm, rk, rn] :
+         {std::tuple{1u, 1u, 1u, 1u, 1u}, std::tuple{2u, 2u, 1u, 2u, 1u},
+          std::tuple{4u, 2u, 2u, 1u, 2u}, std::tuple{1u, 1u, 2u, 2u, 2u}}) {
+      auto parent = mfma(c.m, c.n, c.k, {wm, wn}, false, 4);
+      LL a = convert({c.m * wm * rm, c.k * rk}, operand(0, parent, 16));
+      LL b = convert({c.k * rk, c.n * wn * rn}, operand(1, parent, 16));
+      EXPECT_TRUE(a.isSurjective());
+      EXPECT_TRUE(b.isSurjective());
+      expectTableTiled(a, tableA, c.elemBits, false, wm, wn, rm, rk, true,
+                       false);
+      expectTableTiled(b, tableB, c.elemBits, false, wm, wn, rk, rn, false,
+                       true);
+      EXPECT_EQ(a.getZeroBasisMask("wave"), int32_t(wn - 1));
+      EXPECT_EQ(b.getZeroBasisMask("wave"), int32_t((wm - 1) * wn));
+      // 16 consecutive K bytes per run: one 16-byte load each.
+      EXPECT_EQ(a.getNumConsecutiveInOut("register", "dim1"), 16);
+    }
+  }
+}
+
+TEST_F(LinearLayoutConversions, MfmaInstrLayoutsMatchAmdTables) {
+  std::vector<MfmaCase> cases(std::begin(kMfmaCases), std::end(kMfmaCases));
+  cases.insert(cases.end(), std::begin(kF8F6F4Cases), std::end(kF8F6F4Cases));
+  for (const MfmaCase &c : cases) {
+    SCOPED_TRACE(c.file);
+    SmallVector<unsigned> shape = {c.m, c.n, c.k};
+    for (auto [which, name, bits] : {std::tuple{MfmaMatrix::A, "A", c.elemBits},
+                                     std::tuple{MfmaMatrix::B, "B", c.elemBits},
+                                     std::tuple{MfmaMatrix::D, "D", 32u}}) {
+      auto table = parseCalculatorCsv(mfmaCsv(c, name));
+      std::string err;
+      auto l = mfmaInstrLayout(shape, which, &err);
+      ASSERT_TRUE(succeeded(l)) << err;
+      EXPECT_TRUE(l->isInvertible()) << l->toString();
+      EXPECT_EQ(l->getInDimSize("lane"), 64);
+      EXPECT_EQ(l->getInDimSize("wave"), 1);
+      expectTableTiled(*l, table, bits, which == MfmaMatrix::D, 1, 1, 1, 1,
+                       true, true);
+    }
+    EXPECT_EQ(mfmaNativeKWidth(shape),
+              isMfmaF8F6F4Shape(shape) ? 16u : c.k * c.m / 64);
+  }
+}
+
+TEST_F(LinearLayoutConversions, MfmaF8F6F4SpotEntriesOfThePublishedTables) {
+  // Entries read off AMD's printed register maps directly (not the CSVs):
+  // 16x16x128 A "Reg 4 [0:7]", lanes 16-31: K80; "Reg 7 [24:31]", lanes
+  // 48-63: K127. 32x32x64 A "Reg 4 [0:7]", lanes 32-63: K48. 32x32 D
+  // "Reg4", lanes 32-63: M12. A register of A holds 4 bytes: element 16 is
+  // byte 0 of VGPR 4.
+  auto a16 = mfmaInstrLayout({16, 16, 128}, MfmaMatrix::A);
+  auto a32 = mfmaInstrLayout({32, 32, 64}, MfmaMatrix::A);
+  auto b32 = mfmaInstrLayout({32, 32, 64}, MfmaMatrix::B);
+  auto d32 = mfmaInstrLayout({32, 32, 64}, MfmaMatrix::D);
+  ASSERT_TRUE(succeeded(a16) && succeeded(a32) && succeeded(b32) &&
+              succeeded(d32));
+  EXPECT_EQ(at(*a16, 16, 17, 0), std::make_pair(1, 80));
+  EXPECT_EQ(at(*a16, 31, 63, 0), std::make_pair(15, 127));
+  EXPECT_EQ(at(*a32, 16, 40, 0), std::make_pair(8, 48));
+  EXPECT_EQ(at(*b32, 16, 40, 0), std::make_pair(48, 8));
+  EXPECT_EQ(at(*d32, 4, 33, 0), std::make_pair(12, 1));
+}
+
+TEST_F(LinearLayoutConversions, MfmaF8F6F4WideKWidthPermutesK) {
+  // kWidth 32 on 16x16x128: lane l holds row l % 16 and the 32 consecutive
+  // K [32 * (l / 16), +32): the instruction reads registers 16-31 as K + 64,
+  // a K permutation that A and B share.
+  LL a =
+      convert({16, 128}, operand(0, mfma(16, 16, 128, {1, 1}, false, 4), 32));
+  EXPECT_TRUE(a.isInvertible());
+  EXPECT_EQ(a.getNumConsecutiveInOut("register", "dim1"), 32);
+  for (int32_t ln = 0; ln < 64; ++ln)
+    for (int32_t r = 0; r < 32; ++r)
+      ASSERT_EQ(at(a, r, ln, 0), std::make_pair(ln % 16, 32 * (ln / 16) + r));
+}
+
+TEST_F(LinearLayoutConversions, MfmaF8F6F4Errors) {
+  std::string err;
+  // The f8f6f4 shapes are CDNA4's: version 3 is refused.
+  EXPECT_TRUE(
+      failed(toLinearLayout({16, 16}, mfma(16, 16, 128, {1, 1}), &err)));
+  EXPECT_NE(err.find("exists on CDNA4 only"), std::string::npos) << err;
+  EXPECT_TRUE(failed(toLinearLayout(
+      {32, 64}, operand(0, mfma(32, 32, 64, {1, 1}), 16), &err)));
+  EXPECT_NE(err.find("needs version = 4"), std::string::npos) << err;
+  // A lane's run is 16 K elements.
+  EXPECT_TRUE(failed(toLinearLayout(
+      {16, 128}, operand(0, mfma(16, 16, 128, {1, 1}, false, 4), 8), &err)));
+  EXPECT_NE(err.find("kWidth >= 16"), std::string::npos) << err;
+  EXPECT_TRUE(failed(mfmaInstrLayout({16, 16, 64}, MfmaMatrix::A, &err)));
+  EXPECT_NE(err.find("no MFMA instruction of shape 16x16x64"),
+            std::string::npos)
+      << err;
+}
+
+//===----------------------------------------------------------------------===//
 // mma.sync and wgmma against the PTX ISA's fragment formulas
 //===----------------------------------------------------------------------===//
 
@@ -829,7 +968,15 @@ TEST_F(LinearLayoutConversions, EveryEncodingOwnsEveryElementOnEveryShape) {
   auto m16 = mfma(16, 16, 32, {2, 2});
   auto m32 = mfma(32, 32, 8, {1, 4});
   auto mma = nvMma(2, 16, 8, 32, {2, 1});
+  auto f16x128 = mfma(16, 16, 128, {2, 2}, false, 4);
+  auto f32x64 = mfma(32, 32, 64, {1, 2}, false, 4);
   SmallVector<Attribute> encs = {
+      f16x128,
+      f32x64,
+      operand(0, f16x128, 16),
+      operand(1, f16x128, 16),
+      operand(0, f32x64, 16),
+      operand(1, f32x64, 32),
       blocked({1, 8}, {4, 16}, {4, 1}, {1, 0}),
       blocked({4, 1}, {8, 4}, {1, 2}, {0, 1}),
       SliceLayoutAttr::get(&ctx, 1,

@@ -38,10 +38,21 @@
 //   mfma version 4 (CDNA4) uses the CDNA3 layouts of these four
 //   instructions, whose encodings CDNA4 keeps (amd-isa-facts/README.md);
 //   they have not been checked against the CDNA4 ISA guide here.
+//   Version 4 adds gfx950's double-rate fp8 instructions 16x16x128 and
+//   32x32x64 (`v_mfma_f32_*_f8f6f4` with e4m3 A and B, see
+//   `isMfmaF8F6F4Shape`). Their accumulator is laid out as the CDNA3 one of
+//   the same M x N; their operands hold 32 K elements per lane in two runs
+//   of 16, K/2 apart (`mfmaInstrLayout`).
 //   dot_operand's kWidth is the number of consecutive K elements a lane
 //   holds per instruction group: for MFMA at least the instruction's own
 //   (K*M/64: 8 for fp8, 4 for bf16; a larger kWidth makes one lane's run
-//   span several instructions); for mma.sync exactly the elements of one
+//   span several instructions). The f8f6f4 instructions take kWidth >= 16:
+//   with 16, the instruction tile is the hardware's (both runs of a lane in
+//   32 consecutive registers, the repeats over whole instruction tiles); a
+//   larger kWidth makes a lane's run cover both runs of an instruction, or
+//   several instructions, and the instruction then multiplies a K
+//   permutation that A and B share, which leaves the dot product unchanged.
+//   For mma.sync kWidth is exactly the elements of one
 //   32-bit register (K/8: 4 for fp8 m16n8k32, 2 for f16 m16n8k16). wgmma
 //   operands are read from shared memory and have no register layout here.
 // shared: for the two fastest dims c = order[0] (size C) and r = order[1],
@@ -78,6 +89,44 @@ inline mlir::FailureOr<LinearLayout>
 toLinearLayout(mlir::RankedTensorType type, std::string *error = nullptr) {
   return toLinearLayout(type.getShape(), type.getEncoding(), error);
 }
+
+//===----------------------------------------------------------------------===//
+// One MFMA instruction
+//===----------------------------------------------------------------------===//
+
+/// True for gfx950's (CDNA4) double-rate fp8 shapes [16, 16, 128] and
+/// [32, 32, 64]: `v_mfma_f32_16x16x128_f8f6f4` and
+/// `v_mfma_f32_32x32x64_f8f6f4` with e4m3 A and B (`amdgpu.mfma` with
+/// `vector<32xf8E4M3FN>` operands).
+bool isMfmaF8F6F4Shape(llvm::ArrayRef<unsigned> instrShape);
+
+/// The number of consecutive K elements one lane holds in one operand of
+/// the MFMA instruction `instrShape` = [M, N, K] (M == N): K * M / 64 for
+/// the CDNA3 shapes, 16 for the f8f6f4 shapes (whose lanes hold two such
+/// runs). The smallest kWidth a `#tile.dot_operand` of it accepts.
+unsigned mfmaNativeKWidth(llvm::ArrayRef<unsigned> instrShape);
+
+/// A dot operand with kWidth == mfmaNativeKWidth tiles whole instruction
+/// tiles: instruction tile t of a wave's block (row-major over the tiles,
+/// the last dim fastest) is registers [t * R, (t + 1) * R), R = M * K / 64,
+/// in the order of `mfmaInstrLayout`'s `register`; likewise the
+/// accumulator, R = M * N / 64.
+
+/// Which matrix of an MFMA instruction a layout describes.
+enum class MfmaMatrix { A, B, D };
+
+/// The register layout of one MFMA instruction `instrShape` = [M, N, K]
+/// (one of the shapes #tile.mfma accepts), as AMD publishes it: in dims
+/// `register` (the element index in the lane's `amdgpu.mfma` operand or
+/// result vector; for A and B its bytes fill the VGPRs little-endian),
+/// `lane` (64) and `wave` (1); out dims `dim0`, `dim1` of A [M, K], B [K, N]
+/// or D [M, N]. Invertible. Sources: the CDNA3 calculator tables
+/// (amd-isa-facts/) and, for the f8f6f4 shapes, the tables recorded in
+/// runtime/emulator/README.md. Fails with a message in `error` for any
+/// other shape.
+mlir::FailureOr<LinearLayout>
+mfmaInstrLayout(llvm::ArrayRef<unsigned> instrShape, MfmaMatrix which,
+                std::string *error = nullptr);
 
 } // namespace tessel::tile
 

@@ -20,10 +20,23 @@ enum class MfmaOperandKind {
   /// The chip's e4m3 format (fnuz on CDNA3, fn on CDNA4): v_mfma_*_fp8_fp8.
   Fp8,
   Bf16,
-  // CDNA4's double-rate v_mfma_f32_{16x16x128,32x32x64}_f8f6f4 forms take
-  // another kind here, with their own register layouts; they are not listed
-  // until those layouts and the emulator's semantics exist.
+  /// CDNA4's double-rate v_mfma_f32_{16x16x128,32x32x64}_f8f6f4 with e4m3
+  /// A and B: each lane holds two runs of 16 K elements, K/2 apart.
+  F8F6F4,
 };
+
+/// The operand kind's name in diagnostics.
+inline const char *mfmaOperandKindName(MfmaOperandKind kind) {
+  switch (kind) {
+  case MfmaOperandKind::Fp8:
+    return "fp8";
+  case MfmaOperandKind::Bf16:
+    return "bf16";
+  case MfmaOperandKind::F8F6F4:
+    return "f8f6f4";
+  }
+  return "?";
+}
 
 /// D[M, N] (f32) += A[M, K] * B[K, N] over one wave of 64 lanes.
 struct MfmaShape {
@@ -33,6 +46,12 @@ struct MfmaShape {
   unsigned minVersion;
   /// K elements of A (and of B) each lane holds: M*K/64.
   constexpr unsigned kPerLane() const { return m * k / 64; }
+  /// Consecutive K elements in one run of a lane: all of kPerLane(), except
+  /// for the f8f6f4 forms (two runs of 16). The smallest kWidth of a
+  /// `#tile.dot_operand` of this instruction.
+  constexpr unsigned kRun() const {
+    return operand == MfmaOperandKind::F8F6F4 ? 16 : kPerLane();
+  }
 };
 
 /// In order of preference: the 16x16 instructions leave more M/N tiles to
@@ -42,16 +61,24 @@ inline constexpr MfmaShape kMfmaShapes[] = {
     {16, 16, 16, MfmaOperandKind::Bf16, 3},
     {32, 32, 16, MfmaOperandKind::Fp8, 3},
     {32, 32, 8, MfmaOperandKind::Bf16, 3},
+    {16, 16, 128, MfmaOperandKind::F8F6F4, 4},
+    {32, 32, 64, MfmaOperandKind::F8F6F4, 4},
 };
+
+/// The MFMA form of shape [m, n, k] in any version, or null.
+inline const MfmaShape *findMfmaShape(unsigned m, unsigned n, unsigned k) {
+  for (const MfmaShape &s : kMfmaShapes)
+    if (s.m == m && s.n == n && s.k == k)
+      return &s;
+  return nullptr;
+}
 
 /// The MFMA form of shape [m, n, k] that `#tile.mfma` version `version` has,
 /// or null.
 inline const MfmaShape *findMfmaShape(unsigned version, unsigned m, unsigned n,
                                       unsigned k) {
-  for (const MfmaShape &s : kMfmaShapes)
-    if (s.m == m && s.n == n && s.k == k && s.minVersion <= version)
-      return &s;
-  return nullptr;
+  const MfmaShape *s = findMfmaShape(m, n, k);
+  return s && s->minVersion <= version ? s : nullptr;
 }
 
 } // namespace tessel::tile

@@ -144,7 +144,12 @@ def Tile_MfmaLayoutAttr : Tile_Attr<"MfmaLayout", "mfma",
   let summary = "Accumulator layout of AMD matrix-core (MFMA) instructions";
   let description = [{
     The C/D layout of `v_mfma_f32_MxNxK_*` on CDNA3/CDNA4, tiled over
-    `wavesPerCTA`. `instrShape` is [M, N, K] of one instruction.
+    `wavesPerCTA`. `instrShape` is [M, N, K] of one instruction: 16x16x32,
+    32x32x16 (fp8), 16x16x16, 32x32x8 (bf16), and on `version = 4` (CDNA4)
+    also gfx950's double-rate fp8 16x16x128 and 32x32x64
+    (`v_mfma_f32_*_f8f6f4`). The verifier checks shapes against the
+    version; whether the kernel's target has the instruction is checked
+    against TargetInfo.
 
     ```mlir
     #tile.mfma<{version = 3, instrShape = [16, 16, 32], wavesPerCTA = [4, 1], transposed = false}>

@@ -483,14 +483,16 @@ Value runtimeImage(OpBuilder &b, Location loc, Value id,
     if (llvm::isPowerOf2_64(bases[i]))
       while (i + n < bases.size() && bases[i + n] == bases[i] << n)
         ++n;
-    Value field = arith::ShRUIOp::create(b, loc, id, i32c(b, loc, i));
+    Value field = id;
+    if (i)
+      field = arith::ShRUIOp::create(b, loc, id, i32c(b, loc, i));
     field = arith::AndIOp::create(b, loc, field,
                                   i32c(b, loc, (int64_t(1) << n) - 1));
-    if (llvm::isPowerOf2_64(bases[i]))
+    if (!llvm::isPowerOf2_64(bases[i]))
+      field = arith::MulIOp::create(b, loc, field, i32c(b, loc, bases[i]));
+    else if (bases[i] != 1)
       field = arith::ShLIOp::create(b, loc, field,
                                     i32c(b, loc, llvm::Log2_64(bases[i])));
-    else
-      field = arith::MulIOp::create(b, loc, field, i32c(b, loc, bases[i]));
     combine(field);
     i += n;
   }

@@ -16,6 +16,7 @@
 #include "LdsAllocator.h"
 #include "tessel/Dialect/Tile/DistributedLayout.h"
 #include "tessel/Dialect/Tile/TileDialect.h"
+#include "tessel/Lowering/ModuleTarget.h"
 #include "tessel/Lowering/TargetInfo.h"
 
 #include "mlir/Dialect/LLVMIR/LLVMDialect.h"
@@ -1138,12 +1139,10 @@ struct ConvertTileToSimtPass
   void runOnOperation() override {
     ModuleOp module = getOperation();
     MLIRContext *ctx = &getContext();
-    std::unique_ptr<TargetInfo> info = TargetInfo::create(target);
-    if (!info) {
-      module.emitError() << "unsupported target '" << target
-                         << "'; supported: " << TargetInfo::supportedTargets();
+    std::unique_ptr<TargetInfo> info =
+        claimModuleTarget(module, target, getArgument());
+    if (!info)
       return signalPassFailure();
-    }
     LoweringState state;
     state.target = info.get();
 

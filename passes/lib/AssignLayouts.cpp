@@ -3,6 +3,7 @@
 #include "tessel/Passes/Passes.h"
 
 #include "tessel/Dialect/Tile/DistributedLayout.h"
+#include "tessel/Lowering/ModuleTarget.h"
 #include "tessel/Lowering/TargetInfo.h"
 
 #include "mlir/Dialect/Arith/IR/Arith.h"
@@ -385,13 +386,10 @@ struct AssignLayoutsPass
   using Base::Base;
 
   void runOnOperation() override {
-    std::unique_ptr<TargetInfo> info = TargetInfo::create(target);
-    if (!info) {
-      getOperation().emitError()
-          << "unsupported target '" << target
-          << "'; supported: " << TargetInfo::supportedTargets();
+    std::unique_ptr<TargetInfo> info =
+        claimModuleTarget(getOperation(), target, getArgument());
+    if (!info)
       return signalPassFailure();
-    }
     WalkResult result = getOperation().walk([&](KernelOp kernel) {
       if (failed(assign(kernel, *info)))
         return WalkResult::interrupt();

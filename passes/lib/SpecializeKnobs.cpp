@@ -2,6 +2,7 @@
 
 #include "tessel/Passes/Passes.h"
 
+#include "tessel/Lowering/ModuleTarget.h"
 #include "tessel/Lowering/TargetInfo.h"
 
 #include "mlir/Dialect/Arith/IR/Arith.h"
@@ -56,13 +57,10 @@ struct SpecializeKnobsPass
       return signalPassFailure();
 
     if (!target.empty()) {
-      std::unique_ptr<TargetInfo> info = TargetInfo::create(target);
-      if (!info) {
-        module.emitError() << "unsupported target '" << target
-                           << "'; supported: "
-                           << TargetInfo::supportedTargets();
+      std::unique_ptr<TargetInfo> info =
+          claimModuleTarget(module, target, getArgument());
+      if (!info)
         return signalPassFailure();
-      }
       targetKnobs["fp8_fnuz"] =
           isa<Float8E4M3FNUZType>(info->fp8Type(module.getContext()));
     }

@@ -483,7 +483,7 @@ def main():
     ap.add_argument("--seconds", type=float,
                     default=float(env("TESSEL_FUZZ_SECONDS", "45")))
     ap.add_argument("--mutants", type=int,
-                    default=int(env("TESSEL_FUZZ_MUTANTS", "120")))
+                    default=int(env("TESSEL_FUZZ_MUTANTS", "300")))
     ap.add_argument("--timeout", type=float,
                     default=float(env("TESSEL_FUZZ_TIMEOUT", "20")))
     ap.add_argument("--known-timeout", type=float, default=3,

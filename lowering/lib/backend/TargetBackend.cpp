@@ -33,6 +33,7 @@
 #include "mlir/Transforms/GreedyPatternRewriteDriver.h"
 
 #include "lld/Common/Driver.h"
+#include "llvm/Support/MathExtras.h"
 #include "llvm/IR/DiagnosticInfo.h"
 #include "llvm/IR/DiagnosticPrinter.h"
 #include "llvm/IR/LLVMContext.h"
@@ -50,6 +51,7 @@
 #include "llvm/Target/TargetOptions.h"
 #include "llvm/Transforms/Utils/Cloning.h"
 
+#include <algorithm>
 #include <mutex>
 
 LLD_HAS_DRIVER(elf)
@@ -229,6 +231,32 @@ static LogicalResult promoteWorkgroupAllocas(ModuleOp module) {
   return success();
 }
 
+/// Fails at the first value in `func` whose vector type needs more 32-bit
+/// registers than one lane of `target` has. Such values come only from
+/// hand-written or mutated SIMT IR (tile-assign-layouts bounds what the
+/// lowering makes), and would send LLVM's register allocator into minutes of
+/// work before it spills everything.
+static LogicalResult checkVectorFootprints(gpu::GPUFuncOp func,
+                                           const TargetInfo &target) {
+  WalkResult result = func.walk([&](Operation *op) -> WalkResult {
+    for (Value v : op->getResults()) {
+      auto type = dyn_cast<VectorType>(v.getType());
+      if (!type || !type.getElementType().isIntOrFloat())
+        continue;
+      uint64_t bits = type.getNumElements() *
+                      std::max(8u, type.getElementType().getIntOrFloatBitWidth());
+      uint64_t registers = llvm::divideCeil(bits, 32);
+      if (registers > target.registersPerLane())
+        return op->emitError()
+               << "a " << type << " needs " << registers
+               << " 32-bit registers per lane; target '" << target.name()
+               << "' has " << target.registersPerLane();
+    }
+    return WalkResult::advance();
+  });
+  return failure(result.wasInterrupted());
+}
+
 /// Checks the kernels against the target and turns Tessel's kernel
 /// attributes into the ROCDL/NVVM ones the conversions understand.
 static LogicalResult prepareKernels(ModuleOp module, const TargetInfo &target) {
@@ -250,6 +278,8 @@ static LogicalResult prepareKernels(ModuleOp module, const TargetInfo &target) {
                << "kernel was distributed for target '" << built.getValue()
                << "' but is being compiled for '" << target.name() << "'";
     }
+    if (failed(checkVectorFootprints(func, target)))
+      return WalkResult::interrupt();
     if (DenseI32ArrayAttr known = func.getKnownBlockSizeAttr()) {
       int64_t threads = 1;
       for (int32_t d : known.asArrayRef()) {

@@ -3,7 +3,7 @@
 // the workgroup size, target, knobs and waves-per-EU of the launch, and that
 // pointer arguments become global memrefs (fp8 stored as i8).
 
-// CHECK: module attributes {gpu.container_module}
+// CHECK: module attributes {gpu.container_module, tessel.target = "gfx942"}
 // CHECK: gpu.module @k
 // CHECK: gpu.func @k(%{{.*}}: memref<?xf32, #gpu.address_space<global>>, %{{.*}}: memref<?xi8, #gpu.address_space<global>>, %{{.*}}: i32)
 // CHECK-SAME: kernel

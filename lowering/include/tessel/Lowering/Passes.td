@@ -18,7 +18,9 @@ def ConvertTileToSimt : Pass<"convert-tile-to-simt", "::mlir::ModuleOp"> {
     registers, scan the runs' totals across lanes (DPP row_shr/row_bcast or
     shfl.up), exchange the waves' totals once through LDS and fix up in
     registers. Layout changes, reshapes and transposes go through LDS. The
-    result obeys `lowering/SIMT_IR.md`.
+    result obeys `lowering/SIMT_IR.md`. The pass refuses a module whose
+    `tessel.target` (recorded by `tile-assign-layouts`) names another
+    target, and records its own target where none is.
 
     Before (gfx942, one wave):
     ```mlir

@@ -16,7 +16,9 @@ def TileSpecializeKnobs : Pass<"tile-specialize-knobs", "::mlir::ModuleOp"> {
     With `target` set, knobs that describe the target are bound from its
     `TargetInfo` when a kernel declares them: `fp8_fnuz` (i1) is 1 when the
     target's fp8 is e4m3fnuz (gfx942) and 0 otherwise. Binding such a knob
-    explicitly to another value is an error.
+    explicitly to another value is an error. A target given here is recorded
+    on the module as `tessel.target`, and the pass refuses a module already
+    specialized for another target.
 
     Before (with `knobs=tokens_per_program=4`):
     ```mlir
@@ -55,7 +57,9 @@ def TileAssignLayouts : Pass<"tile-assign-layouts", "::mlir::ModuleOp"> {
     lane as one vector access allows; elementwise ops inherit it; reductions
     give `#tile.slice` layouts and `tile.expand_dims` of a slice returns to
     the parent. Where two producers disagree a `tile.convert_layout` is
-    inserted. The kernel gets `tessel.num_waves`.
+    inserted. The kernel gets `tessel.num_waves`, and the module
+    `tessel.target`, the target the layouts were chosen for: this and every
+    later target-specific stage refuses a module that names another target.
 
     Once layouts are known, every tile value is checked against the target
     (`TargetInfo`), and a failure is an error at the op that makes it:

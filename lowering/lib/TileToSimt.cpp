@@ -3,24 +3,29 @@
 // Each tile kernel becomes a gpu.func. A tensor with a blocked or slice
 // layout becomes the vector of the elements one lane owns (see
 // DistributedLayout); pointers become global memrefs. Cross-lane work goes
-// through TargetInfo, cross-wave work through LDS (workgroup attributions
-// that are sized before the conversion starts).
+// through TargetInfo, cross-wave work and layout changes through LDS: one
+// workgroup buffer per kernel, laid out by the liveness-based LdsAllocation
+// before the conversion starts; each op reads its part through a view.
 //
 //===----------------------------------------------------------------------===//
 
 #include "tessel/Lowering/Passes.h"
 
 #include "AxisInfo.h"
+#include "ConvertLayout.h"
 #include "DotToSimt.h"
+#include "LdsAllocator.h"
 #include "tessel/Dialect/Tile/DistributedLayout.h"
 #include "tessel/Dialect/Tile/TileDialect.h"
 #include "tessel/Lowering/ModuleTarget.h"
 #include "tessel/Lowering/TargetInfo.h"
 
+#include "mlir/Dialect/LLVMIR/LLVMDialect.h"
 #include "mlir/Dialect/SCF/Transforms/Patterns.h"
 #include "mlir/IR/BuiltinAttributes.h"
 #include "mlir/IR/IRMapping.h"
 #include "mlir/Transforms/DialectConversion.h"
+#include "llvm/ADT/TypeSwitch.h"
 #include "llvm/Support/MathExtras.h"
 
 namespace tessel {
@@ -74,8 +79,10 @@ struct KernelState {
   Value lane, wave; // i32
   unsigned numWaves = 1;
   std::unique_ptr<AxisInfoAnalysis> axis;
-  /// LDS buffer (a workgroup attribution) of each op that needs one.
-  DenseMap<Operation *, unsigned> ldsIndex;
+  /// The kernel's LDS (an i8 workgroup attribution) and where each op's
+  /// part of it lies.
+  Value ldsBuffer;
+  std::optional<LdsAllocation> ldsLayout;
 };
 
 struct LoweringState {
@@ -84,11 +91,28 @@ struct LoweringState {
   KernelState &of(Operation *op) {
     return kernels[op->getParentOfType<gpu::GPUFuncOp>()];
   }
-  Value lds(Operation *op) {
-    auto func = op->getParentOfType<gpu::GPUFuncOp>();
-    return func.getWorkgroupAttributions()[kernels[func].ldsIndex.lookup(op)];
+  /// `op`'s part of the kernel's LDS as a memref<numElems x elem>; fails
+  /// with an error when the allocator gave `op` no space.
+  FailureOr<Value> lds(OpBuilder &b, Operation *op, Type elem,
+                       int64_t numElems) {
+    KernelState &ks = of(op);
+    int64_t offset = ks.ldsLayout ? ks.ldsLayout->offsetOf(op) : -1;
+    if (offset < 0 || !ks.ldsBuffer)
+      return op->emitError("no LDS was allocated for this op");
+    auto type = MemRefType::get(
+        {numElems}, elem, AffineMap(),
+        gpu::AddressSpaceAttr::get(op->getContext(),
+                                   gpu::AddressSpace::Workgroup));
+    Value at = arith::ConstantIndexOp::create(b, op->getLoc(), offset);
+    return memref::ViewOp::create(b, op->getLoc(), type, ks.ldsBuffer, at,
+                                  ValueRange{})
+        .getResult();
   }
 };
+
+unsigned ldsElemBytes(Type t) {
+  return std::max(1u, ldsType(t).getIntOrFloatBitWidth() / 8);
+}
 
 //===----------------------------------------------------------------------===//
 // Small IR helpers
@@ -354,75 +378,60 @@ struct ExpandDimsPattern : public TilePattern<ExpandDimsOp> {
   }
 };
 
-/// Moves a tile between two layouts through LDS: every lane writes its
-/// elements at their row-major position, then reads the ones it needs.
-/// Covers layout conversions, reshapes (same linear order) and transposes.
-template <typename Op> struct LdsRelayoutPattern : public TilePattern<Op> {
+/// The plan of a layout change (convert_layout, reshape, transpose); the
+/// LDS allocator and the pattern both ask it, so they agree.
+FailureOr<ConversionPlan> conversionPlan(Operation *op,
+                                         const TargetInfo &target) {
+  std::string err;
+  auto layouts = conversionLayouts(op, &err);
+  if (failed(layouts))
+    return op->emitError("cannot convert between these layouts: ") << err;
+  Type elem = cast<RankedTensorType>(op->getResult(0).getType())
+                  .getElementType();
+  auto plan = planConversion(layouts->first, layouts->second,
+                             ldsElemBytes(elem), target, &err);
+  if (failed(plan))
+    return op->emitError("cannot convert between these layouts: ") << err;
+  return plan;
+}
+
+/// Moves a tile between two layouts with the cheapest mechanism the layouts
+/// allow (ConvertLayout.h): register permutation, shuffles within a wave,
+/// or LDS through a swizzled shared layout. Covers layout conversions,
+/// reshapes (same row-major order) and transposes.
+template <typename Op> struct RelayoutPattern : public TilePattern<Op> {
   using TilePattern<Op>::TilePattern;
+
+  static FailureOr<LdsNeed> ldsNeed(Op op, const TargetInfo &target) {
+    auto plan = conversionPlan(op, target);
+    if (failed(plan))
+      return failure();
+    LdsNeed n;
+    if (plan->kind == ConversionPlan::Kind::Lds)
+      n.bytes = plan->numElems * ldsElemBytes(op.getType().getElementType());
+    return n;
+  }
+
   LogicalResult
   matchAndRewrite(Op op, typename Op::Adaptor adaptor,
                   ConversionPatternRewriter &rewriter) const override {
-    auto src = this->layoutOf(op, op.getSrc().getType());
-    auto dst = this->layoutOf(op, op.getType());
-    if (failed(src) || failed(dst))
+    auto plan = conversionPlan(op, *this->state.target);
+    if (failed(plan))
       return failure();
-    Value in = adaptor.getSrc();
-    if constexpr (!std::is_same_v<Op, TransposeOp>) {
-      if (*src == *dst && src->getShape() == dst->getShape()) {
-        rewriter.replaceOp(op, in);
-        return success();
-      }
-    }
     Location loc = op.getLoc();
     KernelState &ks = this->state.of(op);
-    Value lds = this->state.lds(op);
-    Type elem = op.getType().getElementType();
-    Type stored = ldsType(elem);
-    auto toStored = [&](Value v) -> Value {
-      if (elem.isInteger(1))
-        return arith::ExtUIOp::create(rewriter, loc, stored, v);
-      if (stored != elem)
-        return arith::BitcastOp::create(rewriter, loc, stored, v);
-      return v;
-    };
-    auto fromStored = [&](Value v) -> Value {
-      if (elem.isInteger(1))
-        return arith::TruncIOp::create(rewriter, loc, elem, v);
-      if (stored != elem)
-        return arith::BitcastOp::create(rewriter, loc, elem, v);
-      return v;
-    };
-    // Earlier readers of this buffer (in a loop) must be done.
-    gpu::BarrierOp::create(rewriter, loc);
-    SmallVector<Value> srcBase =
-        laneBase(rewriter, loc, *src, ks.lane, ks.wave);
-    for (int64_t s = 0; s < src->getNumElems(); ++s) {
-      Value lin = linearIndex(rewriter, loc, *src, srcBase, s);
-      Value v = vector::ExtractOp::create(rewriter, loc, in, s);
-      memref::StoreOp::create(rewriter, loc, toStored(v), lds,
-                              ValueRange{toIndex(rewriter, loc, lin)});
+    Value buffer;
+    if (plan->kind == ConversionPlan::Kind::Lds) {
+      auto view = this->state.lds(rewriter, op,
+                                  ldsType(op.getType().getElementType()),
+                                  plan->numElems);
+      if (failed(view))
+        return failure();
+      buffer = *view;
     }
-    gpu::BarrierOp::create(rewriter, loc);
-    SmallVector<int64_t> perm;
-    if constexpr (std::is_same_v<Op, TransposeOp>) {
-      // Destination dim i is source dim order[i]: read at the source's
-      // row-major position, i.e. linearize dst coords in inverse order.
-      ArrayRef<int32_t> order = op.getOrder();
-      perm.assign(order.size(), 0);
-      for (unsigned i = 0; i < order.size(); ++i)
-        perm[order[i]] = i;
-    }
-    SmallVector<Value> dstBase =
-        laneBase(rewriter, loc, *dst, ks.lane, ks.wave);
-    SmallVector<Value> elems;
-    for (int64_t s = 0; s < dst->getNumElems(); ++s) {
-      Value lin = linearIndex(rewriter, loc, *dst, dstBase, s, perm);
-      Value v = memref::LoadOp::create(rewriter, loc, lds,
-                                       ValueRange{toIndex(rewriter, loc, lin)});
-      elems.push_back(fromStored(v));
-    }
-    auto vt = VectorType::get({dst->getNumElems()}, elem);
-    rewriter.replaceOpWithNewOp<vector::FromElementsOp>(op, vt, elems);
+    rewriter.replaceOp(op, emitConversion(rewriter, loc, *plan,
+                                          adaptor.getSrc(), ks.lane, ks.wave,
+                                          buffer, *this->state.target));
     return success();
   }
 };
@@ -780,6 +789,22 @@ tessel::CombineKind toCombine(tile::CombineKind k) {
 
 struct ReducePattern : public TilePattern<ReduceOp> {
   using TilePattern::TilePattern;
+
+  /// [2^waveBits][lines] partial results when waves split the axis.
+  static FailureOr<LdsNeed> ldsNeed(ReduceOp op, const TargetInfo &) {
+    std::string err;
+    auto l = DistributedLayout::get(op.getSrc().getType(), &err);
+    if (failed(l))
+      return op.emitError("cannot distribute ")
+             << op.getSrc().getType() << ": " << err;
+    unsigned k = layoutDim(*l, op.getAxis());
+    unsigned wb = l->distinctWaveBits(k);
+    LdsNeed n;
+    if (wb)
+      n.bytes = (int64_t(1) << wb) * numLines(*l, k) *
+                ldsElemBytes(op.getSrc().getType().getElementType());
+    return n;
+  }
   LogicalResult
   matchAndRewrite(ReduceOp op, OpAdaptor adaptor,
                   ConversionPatternRewriter &rewriter) const override {
@@ -826,7 +851,11 @@ struct ReducePattern : public TilePattern<ReduceOp> {
                                               src->laneBitBase(k), laneBits);
     // 3. Across waves, through LDS laid out as [2^waveBits][numel of result].
     if (waveBits) {
-      Value lds = state.lds(op);
+      auto view = state.lds(rewriter, op, elem,
+                            (int64_t(1) << waveBits) * numLines(*src, k));
+      if (failed(view))
+        return failure();
+      Value lds = *view;
       SmallVector<Value> base = laneBase(rewriter, loc, *src, ks.lane, ks.wave);
       Value waveK = emitLaneBitField(rewriter, loc, ks.wave,
                                      src->waveBitBase(k), waveBits);
@@ -881,6 +910,30 @@ struct ReducePattern : public TilePattern<ReduceOp> {
 /// register repeat, then wave, then lane, then position in the lane's run.
 struct ScanPattern : public TilePattern<ScanOp> {
   using TilePattern::TilePattern;
+
+  /// [waves along the axis][lines][register repeats along the axis] of
+  /// wave totals.
+  static int64_t ldsElems(const DistributedLayout &l, unsigned k) {
+    unsigned wb = l.distinctWaveBits(k);
+    // Non-blocked scans are refused when they are lowered.
+    if (!wb || !l.getBlocked())
+      return 0;
+    int64_t inLane = std::min<int64_t>(l.getBlocked().getSizePerThread()[k],
+                                       l.getShape()[k]);
+    return (int64_t(1) << wb) * numLines(l, k) * (l.getElemsAlong(k) / inLane);
+  }
+
+  static FailureOr<LdsNeed> ldsNeed(ScanOp op, const TargetInfo &) {
+    std::string err;
+    auto l = DistributedLayout::get(op.getSrc().getType(), &err);
+    if (failed(l))
+      return op.emitError("cannot distribute ")
+             << op.getSrc().getType() << ": " << err;
+    LdsNeed n;
+    n.bytes = ldsElems(*l, layoutDim(*l, op.getAxis())) *
+              ldsElemBytes(op.getSrc().getType().getElementType());
+    return n;
+  }
   LogicalResult
   matchAndRewrite(ScanOp op, OpAdaptor adaptor,
                   ConversionPatternRewriter &rewriter) const override {
@@ -929,7 +982,10 @@ struct ScanPattern : public TilePattern<ScanOp> {
       waveK =
           emitLaneBitField(rewriter, loc, ks.wave, l->waveBitBase(k), waveBits);
       base = laneBase(rewriter, loc, *l, ks.lane, ks.wave);
-      lds = state.lds(op);
+      auto view = state.lds(rewriter, op, elem, ldsElems(*l, k));
+      if (failed(view))
+        return failure();
+      lds = *view;
       // Earlier readers of the buffer (in a loop) must be done.
       gpu::BarrierOp::create(rewriter, loc);
     }
@@ -1061,6 +1117,23 @@ struct ScanPattern : public TilePattern<ScanOp> {
   }
 };
 
+/// LDS each op needs, from the pattern that lowers it.
+FailureOr<LdsNeed> ldsNeed(Operation *op, const TargetInfo &target) {
+  return llvm::TypeSwitch<Operation *, FailureOr<LdsNeed>>(op)
+      .Case([&](ConvertLayoutOp o) {
+        return RelayoutPattern<ConvertLayoutOp>::ldsNeed(o, target);
+      })
+      .Case([&](ReshapeOp o) {
+        return RelayoutPattern<ReshapeOp>::ldsNeed(o, target);
+      })
+      .Case([&](TransposeOp o) {
+        return RelayoutPattern<TransposeOp>::ldsNeed(o, target);
+      })
+      .Case([&](ReduceOp o) { return ReducePattern::ldsNeed(o, target); })
+      .Case([&](ScanOp o) { return ScanPattern::ldsNeed(o, target); })
+      .Default([](Operation *) { return LdsNeed(); });
+}
+
 //===----------------------------------------------------------------------===//
 // The pass
 //===----------------------------------------------------------------------===//
@@ -1119,8 +1192,8 @@ struct ConvertTileToSimtPass
         .add<GridIndexPattern<ProgramIdOp, gpu::BlockIdOp>,
              GridIndexPattern<NumProgramsOp, gpu::GridDimOp>, RangePattern,
              SplatPattern, BroadcastPattern, ExpandDimsPattern,
-             LdsRelayoutPattern<ConvertLayoutOp>, LdsRelayoutPattern<ReshapeOp>,
-             LdsRelayoutPattern<TransposeOp>, PtrCastPattern, LoadPattern,
+             RelayoutPattern<ConvertLayoutOp>, RelayoutPattern<ReshapeOp>,
+             RelayoutPattern<TransposeOp>, PtrCastPattern, LoadPattern,
              StorePattern, AtomicRMWPattern, ReducePattern, ScanPattern>(
             tc, ctx, state);
     populateDotToSimtPatterns(tc, patterns, *info);
@@ -1199,65 +1272,24 @@ struct ConvertTileToSimtPass
     ks.wave = arith::ShRUIOp::create(
         b, loc, tid, i32Const(b, loc, llvm::Log2_32(info.waveSize())));
 
-    // LDS for layout moves and cross-wave reductions.
-    auto workgroup =
-        gpu::AddressSpaceAttr::get(ctx, gpu::AddressSpace::Workgroup);
-    LogicalResult ok = success();
-    func.walk([&](Operation *op) {
-      int64_t elems = 0;
-      Type elem;
-      if (isa<ConvertLayoutOp, ReshapeOp, TransposeOp>(op)) {
-        auto st = cast<RankedTensorType>(op->getOperand(0).getType());
-        auto dt = cast<RankedTensorType>(op->getResult(0).getType());
-        auto sl = DistributedLayout::get(st), dl = DistributedLayout::get(dt);
-        if (failed(sl) || failed(dl)) {
-          ok = op->emitError("tensor without a distributable layout; run "
-                             "tile-assign-layouts first");
-          return;
-        }
-        if (!isa<TransposeOp>(op) && *sl == *dl)
-          return;
-        elems = st.getNumElements();
-        elem = ldsType(st.getElementType());
-      } else if (auto reduce = dyn_cast<ReduceOp>(op)) {
-        auto l = DistributedLayout::get(reduce.getSrc().getType());
-        if (failed(l)) {
-          ok = op->emitError("tensor without a distributable layout; run "
-                             "tile-assign-layouts first");
-          return;
-        }
-        unsigned k = layoutDim(*l, reduce.getAxis());
-        unsigned wb = l->distinctWaveBits(k);
-        if (!wb)
-          return;
-        elems = (int64_t(1) << wb) * numLines(*l, k);
-        elem = reduce.getSrc().getType().getElementType();
-      } else if (auto scan = dyn_cast<ScanOp>(op)) {
-        auto l = DistributedLayout::get(scan.getSrc().getType());
-        if (failed(l)) {
-          ok = op->emitError("tensor without a distributable layout; run "
-                             "tile-assign-layouts first");
-          return;
-        }
-        unsigned k = layoutDim(*l, scan.getAxis());
-        unsigned wb = l->distinctWaveBits(k);
-        if (!wb || !l->getBlocked())
-          return;
-        // [waves along k][lines][register repeats along k] of wave totals.
-        int64_t inLane = std::min<int64_t>(
-            l->getBlocked().getSizePerThread()[k], l->getShape()[k]);
-        elems = (int64_t(1) << wb) * numLines(*l, k) *
-                (l->getElemsAlong(k) / inLane);
-        elem = scan.getSrc().getType().getElementType();
-      } else {
-        return;
-      }
-      ks.ldsIndex[op] = func.getNumWorkgroupAttributions();
-      func.addWorkgroupAttribution(
-          MemRefType::get({elems}, elem, AffineMap(), workgroup), op->getLoc());
+    // One LDS buffer for the kernel, laid out by liveness.
+    auto layout = LdsAllocation::compute(func, info, [&](Operation *op) {
+      return ldsNeed(op, info);
     });
-    if (failed(ok))
+    if (failed(layout))
       return failure();
+    if (layout->totalBytes() > 0) {
+      auto workgroup =
+          gpu::AddressSpaceAttr::get(ctx, gpu::AddressSpace::Workgroup);
+      ks.ldsBuffer = func.addWorkgroupAttribution(
+          MemRefType::get({layout->totalBytes()}, b.getI8Type(), AffineMap(),
+                          workgroup),
+          loc);
+      // 16-byte accesses need a 16-byte aligned base.
+      func.setWorkgroupAttributionAttr(
+          0, LLVM::LLVMDialect::getAlignAttrName(), b.getI64IntegerAttr(16));
+    }
+    ks.ldsLayout = std::move(*layout);
     kernel.erase();
     state.kernels[func] = std::move(ks);
     return success();

@@ -190,7 +190,8 @@ public:
   /// in the slice layout it needs.
   void hint(Value v, Attribute enc) {
     auto type = dyn_cast<RankedTensorType>(v.getType());
-    if (!type || hints.count(v))
+    // A layout the author wrote is kept, and so is what it is computed from.
+    if (!type || type.getEncoding() || hints.count(v))
       return;
     hints[v] = enc;
     // A loop-carried value takes its layout from the loop's initial value.
@@ -479,7 +480,10 @@ public:
     });
     for (Operation *op : llvm::reverse(ops)) {
       Value result = op->getResult(0);
-      Attribute want = hints.lookup(result);
+      Attribute want =
+          cast<RankedTensorType>(result.getType()).getEncoding();
+      if (!want)
+        want = hints.lookup(result);
       if (!want)
         want = defaultFor(cast<RankedTensorType>(result.getType()).getShape());
       if (auto e = dyn_cast<ExpandDimsOp>(op))

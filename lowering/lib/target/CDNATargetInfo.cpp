@@ -36,6 +36,10 @@ public:
   unsigned maxVectorBytes() const override { return 16; }
   unsigned maxWorkgroupSize() const override { return 1024; }
   unsigned registersPerLane() const override { return 512; }
+  unsigned ldsBytesPerWorkgroup() const override {
+    return gen == CDNAGeneration::CDNA3 ? 64 * 1024 : 160 * 1024;
+  }
+  unsigned ldsBankRowBytes() const override { return 128; }
 
   Type fp8Type(MLIRContext *ctx) const override {
     if (gen == CDNAGeneration::CDNA3)

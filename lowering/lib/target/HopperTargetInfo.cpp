@@ -22,6 +22,9 @@ public:
   unsigned maxVectorBytes() const override { return 16; }
   unsigned maxWorkgroupSize() const override { return 1024; }
   unsigned registersPerLane() const override { return 255; }
+  // The static `.shared` limit; 227 KiB would need dynamic shared memory.
+  unsigned ldsBytesPerWorkgroup() const override { return 48 * 1024; }
+  unsigned ldsBankRowBytes() const override { return 128; }
   Type fp8Type(MLIRContext *ctx) const override {
     return Float8E4M3FNType::get(ctx);
   }

@@ -1,14 +1,15 @@
 // RUN: tessel-opt %s -tile-assign-layouts=target=gfx942 -convert-tile-to-simt=target=gfx942 -reconcile-unrealized-casts -canonicalize | FileCheck %s
-// Checks that a layout conversion goes through an LDS buffer of the whole
-// tile: barrier, every lane stores its elements at their row-major index,
-// barrier, every lane loads the elements of the new layout.
+// Checks that a layout conversion whose source register depends on the lane
+// goes through the kernel's LDS buffer: a view of it, barrier, every lane
+// stores its 2 consecutive elements with one 8-byte store, barrier, every
+// lane loads its 2 elements of the new layout (64 apart, one each).
 
-// CHECK: workgroup(%[[LDS:.*]] : memref<128xf32, #gpu.address_space<workgroup>>)
+// CHECK: workgroup(%[[LDS:.*]] : memref<512xi8, #gpu.address_space<workgroup>> {llvm.align = 16 : i64})
+// CHECK: %[[V:.*]] = memref.view %[[LDS]][%{{.*}}][] : memref<512xi8, {{.*}}> to memref<128xf32,
 // CHECK: gpu.barrier
-// CHECK-COUNT-2: memref.store %{{.*}}, %[[LDS]]
+// CHECK: vector.store %{{.*}}, %[[V]][%{{.*}}] {alignment = 8 : i64} {{.*}} vector<2xf32>
 // CHECK: gpu.barrier
-// CHECK: memref.load %[[LDS]]
-// CHECK: memref.load %[[LDS]]
+// CHECK-COUNT-2: vector.load %[[V]][%{{.*}}] {alignment = 4 : i64} {{.*}} vector<1xf32>
 // CHECK-NOT: gpu.barrier
 // CHECK: memref.store %{{.*}}, %arg0
 tile.kernel @k(%x: !tile.ptr<f32>) {

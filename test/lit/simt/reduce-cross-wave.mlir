@@ -2,8 +2,9 @@
 // Checks that a reduction spread over 4 waves combines the waves' partial
 // results through an LDS buffer of 4 entries between barriers.
 
-// CHECK: gpu.func @k({{.*}}) workgroup(%[[LDS:.*]] : memref<4xi32, #gpu.address_space<workgroup>>)
+// CHECK: gpu.func @k({{.*}}) workgroup(%[[BUF:.*]] : memref<16xi8, #gpu.address_space<workgroup>> {llvm.align = 16 : i64})
 // CHECK: rocdl.ds_bpermute
+// CHECK: %[[LDS:.*]] = memref.view %[[BUF]][%{{.*}}][] : {{.*}} to memref<4xi32, #gpu.address_space<workgroup>>
 // CHECK: gpu.barrier
 // CHECK: memref.store %{{.*}}, %[[LDS]][%{{.*}}]
 // CHECK: gpu.barrier

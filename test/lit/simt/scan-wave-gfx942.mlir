@@ -5,7 +5,8 @@
 // 3, inactive rows keeping the identity), the wave's total fetched from its
 // last lane, the waves' totals through one LDS exchange, and the fix-up.
 
-// CHECK: workgroup(%[[LDS:.*]] : memref<4xi32, #gpu.address_space<workgroup>>)
+// CHECK: workgroup(%[[BUF:.*]] : memref<16xi8, #gpu.address_space<workgroup>> {llvm.align = 16 : i64})
+// CHECK: %[[LDS:.*]] = memref.view %[[BUF]][%{{.*}}][] : {{.*}} to memref<4xi32, #gpu.address_space<workgroup>>
 // CHECK: gpu.barrier
 // CHECK: arith.addi %{{.*}}, %{{.*}} : i32
 // CHECK: amdgpu.dpp %[[ID:.*]] %{{.*}} row_shr(1 : i32) : i32

@@ -71,6 +71,17 @@ public:
   /// 32-bit registers one lane can hold: 512 on CDNA3/4 (256 arch VGPRs
   /// plus 256 AGPRs), 255 on sm_90. No tile value may need more.
   virtual unsigned registersPerLane() const = 0;
+  /// Bytes of LDS / shared memory one workgroup may use: 64 KiB on gfx942,
+  /// 160 KiB on gfx950, 48 KiB on sm_90 (Tessel's PTX declares static
+  /// `.shared`; sm_90's 227 KiB need dynamic shared memory and a launch
+  /// attribute the runtime does not set). The LDS allocator rejects kernels
+  /// that need more.
+  virtual unsigned ldsBytesPerWorkgroup() const = 0;
+  /// Bytes the LDS banks serve together in one cycle (banks x 4 bytes):
+  /// 128 on CDNA3/4 and on Hopper. Lanes whose accesses fall in different
+  /// 4-byte banks of one such row proceed together; the layout-conversion
+  /// swizzle is chosen against it.
+  virtual unsigned ldsBankRowBytes() const = 0;
 
   /// The fp8 e4m3 storage type of this target: f8E4M3FNUZ on gfx942 (max
   /// 240), f8E4M3FN on gfx950 and sm_90 (max 448).

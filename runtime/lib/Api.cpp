@@ -3,6 +3,7 @@
 #include "Context.h"
 #include "JitCache.h"
 
+#include <algorithm>
 #include <mutex>
 
 using namespace tessel;
@@ -12,9 +13,18 @@ namespace tessel {
 void embeddedBundle(const void **data, size_t *size);
 
 void rebuildDispatch(tessel_context *ctx) {
+  // Best-ranked code objects first, so that where two variants differ only
+  // in their target (sm_90a and sm_90), dispatch finds the preferred one.
   std::vector<const Variant *> vs;
   for (const auto &v : ctx->variants)
     vs.push_back(v.get());
+  Device *dev = ctx->device;
+  auto rank = [&](const Variant *v) {
+    return codeObjectRank(*v->entry, dev->arch(), dev->codeFormat());
+  };
+  std::stable_sort(
+      vs.begin(), vs.end(),
+      [&](const Variant *a, const Variant *b) { return rank(a) > rank(b); });
   ctx->warnings.clear();
   ctx->indexer.build(ctx->indexerTable, ctx->device->arch(), vs, ctx->warnings);
   if (ctx->config.logTunedConfig)
@@ -60,7 +70,7 @@ Status addBundle(tessel_context *ctx, std::unique_ptr<Bundle> b,
   Device *dev = ctx->device;
   std::vector<std::unique_ptr<Variant>> fresh;
   for (const BundleEntry &e : b->entries) {
-    if (e.target != dev->arch() || e.format != dev->codeFormat())
+    if (codeObjectRank(e, dev->arch(), dev->codeFormat()) < 0)
       continue;
     if (Status s = checkKnownAbi(e))
       return s.prefix("bundle '" + path + "': ");
@@ -264,9 +274,14 @@ tessel_status tessel_context_compile_variant(tessel_context *ctx,
       knobs.emplace_back(knob_names[i], knob_values[i]);
     }
     Device *dev = ctx->device;
+    const CodeTarget *best = preferredCodeTarget(dev->arch());
+    if (!best)
+      return setLastError(TESSEL_ERROR_NO_KERNEL,
+                          "no code-object target runs on this %s device (%s)",
+                          dev->kind(), dev->arch().c_str());
     std::string target = dev->codeFormat() == CodeFormat::Simt
                              ? "emu-" + dev->arch()
-                             : dev->arch();
+                             : std::string(best->name);
     JitCache cache(ctx->config.cacheDir, ctx->config.jitLibrary);
     auto b = std::make_unique<Bundle>();
     b->entries.emplace_back();
@@ -274,8 +289,7 @@ tessel_status tessel_context_compile_variant(tessel_context *ctx,
     if (Status s =
             cache.getOrCompile(source_path, target, knobs, b->entries[0], &hit))
       return setLastError(s);
-    if (b->entries[0].target != dev->arch() ||
-        b->entries[0].format != dev->codeFormat())
+    if (codeObjectRank(b->entries[0], dev->arch(), dev->codeFormat()) < 0)
       return setLastError(TESSEL_ERROR_NO_KERNEL,
                           "the JIT plugin returned code for %s (%s), not for "
                           "this %s device (%s)",

@@ -41,6 +41,39 @@ const char *codeFormatName(CodeFormat f) {
   return "?";
 }
 
+namespace {
+// Every code-object target, once.
+constexpr CodeTarget kCodeTargets[] = {
+    {"gfx942", CodeFormat::Hsaco, "gfx942", 1},
+    {"gfx950", CodeFormat::Hsaco, "gfx950", 1},
+    {"sm_90a", CodeFormat::Ptx, "sm_90", 2},
+    {"sm_90", CodeFormat::Ptx, "sm_90", 1},
+};
+} // namespace
+
+const CodeTarget *findCodeTarget(const std::string &name) {
+  for (const CodeTarget &t : kCodeTargets)
+    if (name == t.name)
+      return &t;
+  return nullptr;
+}
+
+int codeObjectRank(const BundleEntry &e, const std::string &deviceArch,
+                   CodeFormat deviceFormat) {
+  const CodeTarget *t = findCodeTarget(e.target);
+  if (!t || e.format != deviceFormat || deviceArch != t->deviceArch)
+    return -1;
+  return t->rank;
+}
+
+const CodeTarget *preferredCodeTarget(const std::string &deviceArch) {
+  const CodeTarget *best = nullptr;
+  for (const CodeTarget &t : kCodeTargets)
+    if (deviceArch == t.deviceArch && (!best || t.rank > best->rank))
+      best = &t;
+  return best;
+}
+
 bool BundleEntry::knob(const std::string &n, int64_t &value) const {
   for (const auto &k : knobs)
     if (k.first == n) {
@@ -102,23 +135,18 @@ bool verifyEntry(const BundleEntry &e, std::string &error) {
     return fail(error, format("code object '%s': kernel '%s' is not an "
                               "identifier",
                               n, e.kernel.c_str()));
-  bool amd = e.target == "gfx942" || e.target == "gfx950";
-  bool nv = e.target == "sm_90";
-  if (!amd && !nv)
+  const CodeTarget *t = findCodeTarget(e.target);
+  if (!t)
     return fail(error, format("code object '%s': unknown target '%s'", n,
                               e.target.c_str()));
-  if (e.format == CodeFormat::Hsaco && !amd)
-    return fail(error, format("code object '%s': hsaco needs a gfx target, "
-                              "not %s",
-                              n, e.target.c_str()));
-  if (e.format == CodeFormat::Ptx && !nv)
-    return fail(error, format("code object '%s': ptx needs target sm_90, not "
-                              "%s",
-                              n, e.target.c_str()));
-  if (e.format == CodeFormat::Simt && !amd)
-    return fail(error, format("code object '%s': simt (emulator) code needs "
-                              "target gfx942 or gfx950, not %s",
-                              n, e.target.c_str()));
+  bool simtOk = e.format == CodeFormat::Simt && t->format == CodeFormat::Hsaco;
+  if (e.format != t->format && !simtOk)
+    return fail(error,
+                format("code object '%s': %s code cannot target %s (%s "
+                       "needs %s%s)",
+                       n, codeFormatName(e.format), e.target.c_str(),
+                       e.target.c_str(), codeFormatName(t->format),
+                       t->format == CodeFormat::Hsaco ? " or simt" : ""));
   if (e.code.empty())
     return fail(error, format("code object '%s': empty code", n));
   if (e.format == CodeFormat::Hsaco &&
@@ -220,8 +248,10 @@ bool entryFromJson(const Json &j, size_t idx, bool description,
     e.target = e.target.substr(4);
     emu = true;
   }
-  if (fmt.empty())
-    fmt = emu ? "simt" : e.target == "sm_90" ? "ptx" : "hsaco";
+  if (fmt.empty()) {
+    const CodeTarget *t = findCodeTarget(e.target);
+    fmt = emu ? "simt" : codeFormatName(t ? t->format : CodeFormat::Hsaco);
+  }
   if (fmt == "hsaco")
     e.format = CodeFormat::Hsaco;
   else if (fmt == "ptx")

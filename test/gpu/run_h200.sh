@@ -64,13 +64,14 @@ moff, msize = struct.unpack_from("<QQ", data, 32)
 blobs = [struct.unpack_from("<QQQ", data, 64 + 24 * i) for i in range(n)]
 man = json.loads(data[moff:moff + msize])
 for e in man["code_objects"]:
-    if e["target"] == "sm_90":
+    if e["target"] in ("sm_90", "sm_90a"):
         off, size, _ = blobs[e["blob"]]
-        open("%s/%s.ptx" % (sys.argv[2], e["name"]), "wb").write(data[off:off + size])
+        open("%s/%s.%s.ptx" % (sys.argv[2], e["name"], e["target"]), "wb").write(data[off:off + size])
 PY
 for f in /tmp/tessel-ptx/*.ptx; do
   echo "== $(basename "$f")" >>"$OUTDIR/ptxas.log"
-  timeout 60 ptxas -arch=sm_90 -v -o /dev/null "$f" >>"$OUTDIR/ptxas.log" 2>&1 || status=1
+  arch=${f%.ptx}; arch=${arch##*.}
+  timeout 60 ptxas -arch="$arch" -v -o /dev/null "$f" >>"$OUTDIR/ptxas.log" 2>&1 || status=1
 done
 grep -E '^==|registers|spill|smem' "$OUTDIR/ptxas.log" | head -40
 

@@ -22,7 +22,8 @@ import sys
 import tempfile
 
 FORMATS = {"gfx942": ("hsaco", "gfx942"), "gfx950": ("hsaco", "gfx950"),
-           "sm_90": ("ptx", "sm_90"), "emu-gfx942": ("simt", "gfx942"),
+           "sm_90a": ("ptx", "sm_90a"), "sm_90": ("ptx", "sm_90"),
+           "emu-gfx942": ("simt", "gfx942"),
            "emu-gfx950": ("simt", "gfx950")}
 
 

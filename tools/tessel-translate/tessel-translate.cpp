@@ -1,6 +1,6 @@
 //===- tessel-translate.cpp - Tile or SIMT IR to LLVM IR, ISA, hsaco, PTX -===//
 //
-//   tessel-translate INPUT.mlir --target=gfx942|gfx950|sm_90
+//   tessel-translate INPUT.mlir --target=gfx942|gfx950|sm_90a|sm_90
 //       --emit=simt|llvm|asm|hsaco|ptx [--knob NAME=VALUE ...]
 //       [--resource-json=FILE] [--print-resources] -o OUT
 //
@@ -42,7 +42,7 @@ static cl::opt<std::string> outputFilename("o", cl::desc("Output file"),
                                            cl::value_desc("file"),
                                            cl::init("-"), cl::cat(category));
 static cl::opt<std::string>
-    targetName("target", cl::desc("Target: gfx942, gfx950 or sm_90"),
+    targetName("target", cl::desc("Target: gfx942, gfx950, sm_90a or sm_90"),
                cl::value_desc("name"), cl::cat(category));
 static cl::opt<std::string>
     emitKind("emit",

@@ -1,4 +1,11 @@
-//===- HopperTargetInfo.cpp - sm_90 (H100/H200) ---------------------------===//
+//===- HopperTargetInfo.cpp - sm_90a and sm_90 (H100/H200) ----------------===//
+//
+// One Hopper chip, two code-object targets: `sm_90a` may use the
+// architecture-specific features (wgmma, setmaxnreg), whose PTX only runs on
+// sm_90 itself; `sm_90` is the portable fallback. ptxas refuses sm_90a PTX for
+// sm_90, so they are separate code objects, and the runtime prefers sm_90a.
+//
+//===----------------------------------------------------------------------===//
 
 #include "TargetInfoImpl.h"
 
@@ -12,10 +19,17 @@ namespace {
 
 class HopperTargetInfo : public TargetInfo {
 public:
-  StringRef name() const override { return "sm_90"; }
+  explicit HopperTargetInfo(HopperVariant variant) : variant(variant) {}
+
+  StringRef name() const override { return chip(); }
   Vendor vendor() const override { return Vendor::NVIDIA; }
   StringRef triple() const override { return "nvptx64-nvidia-cuda"; }
-  StringRef chip() const override { return "sm_90"; }
+  StringRef chip() const override {
+    return variant == HopperVariant::ArchSpecific ? "sm_90a" : "sm_90";
+  }
+  bool hasArchSpecificFeatures() const override {
+    return variant == HopperVariant::ArchSpecific;
+  }
   // PTX 8.4 is the first ISA version with dense e4m3 mma.sync on sm_90.
   StringRef features() const override { return "+ptx84"; }
   unsigned waveSize() const override { return 32; }
@@ -76,10 +90,14 @@ public:
                                   gpu::ShuffleMode::IDX)
         .getShuffleResult();
   }
+
+private:
+  HopperVariant variant;
 };
 
 } // namespace
 
-std::unique_ptr<TargetInfo> tessel::createHopperTargetInfo() {
-  return std::make_unique<HopperTargetInfo>();
+std::unique_ptr<TargetInfo>
+tessel::createHopperTargetInfo(HopperVariant variant) {
+  return std::make_unique<HopperTargetInfo>(variant);
 }

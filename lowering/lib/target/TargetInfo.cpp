@@ -14,13 +14,15 @@ std::unique_ptr<TargetInfo> TargetInfo::create(llvm::StringRef name) {
     return createCDNATargetInfo(CDNAGeneration::CDNA3);
   if (name == "gfx950")
     return createCDNATargetInfo(CDNAGeneration::CDNA4);
+  if (name == "sm_90a")
+    return createHopperTargetInfo(HopperVariant::ArchSpecific);
   if (name == "sm_90")
-    return createHopperTargetInfo();
+    return createHopperTargetInfo(HopperVariant::Portable);
   return nullptr;
 }
 
 llvm::StringRef TargetInfo::supportedTargets() {
-  return "gfx942, gfx950, sm_90";
+  return "gfx942, gfx950, sm_90a, sm_90";
 }
 
 llvm::FailureOr<MatrixInstr>

@@ -9,8 +9,11 @@ namespace tessel {
 
 enum class CDNAGeneration { CDNA3, CDNA4 };
 
+/// sm_90a (architecture-specific features such as wgmma) or sm_90.
+enum class HopperVariant { ArchSpecific, Portable };
+
 std::unique_ptr<TargetInfo> createCDNATargetInfo(CDNAGeneration gen);
-std::unique_ptr<TargetInfo> createHopperTargetInfo();
+std::unique_ptr<TargetInfo> createHopperTargetInfo(HopperVariant variant);
 
 } // namespace tessel
 

@@ -32,10 +32,11 @@
 //    "code_objects": [
 //      {"name": "indexer_k_cache_write.bf16.t4.gfx942",   unique in the file
 //       "kernel": "indexer_k_cache_write",                 symbol to launch
-//       "target": "gfx942",        gfx942 | gfx950 | sm_90 | emu-gfx942 |
-//                                  emu-gfx950 (emu-X = target X, format simt)
+//       "target": "gfx942",        gfx942 | gfx950 | sm_90a | sm_90 |
+//                                  emu-gfx942 | emu-gfx950 (emu-X = target
+//                                  X, format simt)
 //       "format": "hsaco",         hsaco | ptx | simt (optional: hsaco for
-//                                  gfx*, ptx for sm_90, simt for emu-*)
+//                                  gfx*, ptx for sm_90*, simt for emu-*)
 //       "blob": 0,                 index into the blob table
 //       "knobs": {"k_bf16": 1, "tokens_per_program": 4},  integer values
 //       "args": [{"name": "k.allocated", "kind": "ptr", "size": 8}, ...],
@@ -46,7 +47,7 @@
 //       "source_hash": "..."}]}    hash of the kernel source
 //
 // Consistency rules the reader enforces: each blob is used by exactly one code
-// object; hsaco only for gfx*, ptx only for sm_90, simt only for gfx942/gfx950
+// object; hsaco only for gfx*, ptx only for sm_90*, simt only for gfx942/gfx950
 // (emulator); an hsaco blob starts with the ELF magic; ptx and simt blobs are
 // text without NUL bytes; names and kernels are identifiers.
 //
@@ -79,6 +80,29 @@ enum class CodeFormat { Hsaco, Ptx, Simt };
 TESSEL_API const char *argKindName(ArgKind k);
 TESSEL_API const char *codeFormatName(CodeFormat f);
 
+/// A target a code object may be compiled for.
+struct CodeTarget {
+  const char *name;       // "sm_90a"
+  CodeFormat format;      // its machine-code format (hsaco, ptx)
+  const char *deviceArch; // the device architecture that runs it ("sm_90")
+  /// Preference among the targets one device runs: higher wins. sm_90a
+  /// (wgmma) outranks the portable sm_90 on an sm_90 device.
+  int rank;
+};
+
+/// The target called `name`, or null when Tessel has none of that name.
+TESSEL_API const CodeTarget *findCodeTarget(const std::string &name);
+/// The rank of code object `e` on a device of architecture `deviceArch`
+/// that executes `deviceFormat` (simt for the emulator); -1 when it cannot
+/// run there.
+struct BundleEntry;
+TESSEL_API int codeObjectRank(const BundleEntry &e,
+                              const std::string &deviceArch,
+                              CodeFormat deviceFormat);
+/// The preferred target to compile for a device of `deviceArch`; null when
+/// none runs there.
+TESSEL_API const CodeTarget *preferredCodeTarget(const std::string &deviceArch);
+
 struct BundleArg {
   std::string name;
   ArgKind kind = ArgKind::I32;
@@ -88,7 +112,7 @@ struct BundleArg {
 struct BundleEntry {
   std::string name;
   std::string kernel;
-  std::string target; // gfx942 | gfx950 | sm_90
+  std::string target; // gfx942 | gfx950 | sm_90a | sm_90
   CodeFormat format = CodeFormat::Hsaco;
   std::vector<std::pair<std::string, int64_t>> knobs;
   std::vector<BundleArg> args;

@@ -29,8 +29,9 @@ int tessel_jit_abi_version(void);
 const char *tessel_jit_compiler_version(void);
 
 /* Compiles the tile-dialect kernel in the file source_path for target
- * ("gfx942", "gfx950", "sm_90", or "emu-gfx942"/"emu-gfx950" for SIMT IR),
- * with num_knobs knob values.
+ * ("gfx942", "gfx950", "sm_90a", "sm_90", or "emu-gfx942"/"emu-gfx950" for
+ * SIMT IR), with num_knobs knob values. The runtime asks for the device's
+ * preferred target: sm_90a on an sm_90 device.
  * On success returns 0 and stores:
  *   *code, *code_len:     the code object (hsaco, PTX or SIMT IR text);
  *   *manifest:            a NUL-terminated JSON object describing it, with

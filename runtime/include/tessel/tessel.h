@@ -119,8 +119,9 @@ TESSEL_API tessel_status tessel_context_compile_variant(
     tessel_context *ctx, const char *source_path, const char *const *knob_names,
     const int64_t *knob_values, size_t num_knobs);
 
-/* The device kind ("emu", "cuda", "hip") and the target arch ("gfx942",
- * "gfx950", "sm_90", ...) of the context. */
+/* The device kind ("emu", "cuda", "hip") and the device arch ("gfx942",
+ * "gfx950", "sm_90", ...) of the context. An sm_90 device runs code objects
+ * for sm_90a and sm_90 and prefers sm_90a. */
 TESSEL_API const char *tessel_context_device_kind(const tessel_context *ctx);
 TESSEL_API const char *tessel_context_arch(const tessel_context *ctx);
 TESSEL_API int tessel_context_cu_count(const tessel_context *ctx);

@@ -3,7 +3,7 @@
 // 64-bit addressing.
 
 // CHECK: .version 8.4
-// CHECK: .target sm_90
+// CHECK: .target sm_90{{$}}
 // CHECK: .address_size 64
 // CHECK: .visible .entry k(
 

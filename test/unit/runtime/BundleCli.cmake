@@ -58,7 +58,7 @@ file(WRITE ${WORK}/bad.json [=[
  "block": [64]}]}
 ]=])
 run(1 -o ${WORK}/bad.tbundle ${WORK}/bad.json)
-expect_in("code object 'x': ptx needs target sm_90, not gfx942")
+expect_in("code object 'x': ptx code cannot target gfx942 (gfx942 needs hsaco or simt)")
 run(1 -o ${WORK}/bad.tbundle ${WORK}/nope.json)
 run(2 --bogus)
 

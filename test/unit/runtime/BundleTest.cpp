@@ -192,6 +192,33 @@ TEST(Bundle, ChecksumsCatchSelfConsistentHeaderTampering) {
   EXPECT_NE(err.find("bad magic"), std::string::npos) << err;
 }
 
+// Which code objects run on which device, and which one it prefers.
+TEST(Bundle, CodeObjectRankPrefersSm90aOnSm90) {
+  BundleEntry a, p, h, s;
+  a.target = "sm_90a";
+  a.format = CodeFormat::Ptx;
+  p.target = "sm_90";
+  p.format = CodeFormat::Ptx;
+  h.target = "gfx942";
+  h.format = CodeFormat::Hsaco;
+  s.target = "gfx942";
+  s.format = CodeFormat::Simt;
+  EXPECT_GT(codeObjectRank(a, "sm_90", CodeFormat::Ptx),
+            codeObjectRank(p, "sm_90", CodeFormat::Ptx));
+  EXPECT_GE(codeObjectRank(p, "sm_90", CodeFormat::Ptx), 0);
+  EXPECT_EQ(codeObjectRank(a, "gfx942", CodeFormat::Hsaco), -1);
+  EXPECT_EQ(codeObjectRank(h, "gfx942", CodeFormat::Hsaco), 1);
+  // An emulator runs the SIMT IR of its architecture, not its hsaco.
+  EXPECT_EQ(codeObjectRank(h, "gfx942", CodeFormat::Simt), -1);
+  EXPECT_EQ(codeObjectRank(s, "gfx942", CodeFormat::Simt), 1);
+  EXPECT_EQ(codeObjectRank(s, "gfx950", CodeFormat::Simt), -1);
+  ASSERT_NE(preferredCodeTarget("sm_90"), nullptr);
+  EXPECT_STREQ(preferredCodeTarget("sm_90")->name, "sm_90a");
+  EXPECT_STREQ(preferredCodeTarget("gfx950")->name, "gfx950");
+  EXPECT_EQ(preferredCodeTarget("sm_100"), nullptr);
+  EXPECT_EQ(findCodeTarget("sm_89"), nullptr);
+}
+
 TEST(Bundle, WriterRejectsInconsistentManifests) {
   struct Case {
     const char *what;
@@ -199,9 +226,11 @@ TEST(Bundle, WriterRejectsInconsistentManifests) {
     const char *expect;
   } cases[] = {
       {"ptx for gfx", [](BundleEntry &e) { e.format = CodeFormat::Ptx; },
-       "ptx needs target sm_90"},
+       "ptx code cannot target gfx942 (gfx942 needs hsaco or simt)"},
       {"simt for sm_90", [](BundleEntry &e) { e.target = "sm_90"; },
-       "simt (emulator) code needs target gfx942 or gfx950"},
+       "simt code cannot target sm_90 (sm_90 needs ptx)"},
+      {"simt for sm_90a", [](BundleEntry &e) { e.target = "sm_90a"; },
+       "simt code cannot target sm_90a (sm_90a needs ptx)"},
       {"unknown target", [](BundleEntry &e) { e.target = "gfx1100"; },
        "unknown target 'gfx1100'"},
       {"hsaco not ELF", [](BundleEntry &e) { e.format = CodeFormat::Hsaco; },
@@ -221,10 +250,7 @@ TEST(Bundle, WriterRejectsInconsistentManifests) {
        "contains a NUL byte"},
       {"bad name", [](BundleEntry &e) { e.name = "a b"; },
        "is not an identifier"},
-      {"dup knob",
-       [](BundleEntry &e) {
-         e.knobs.push_back({"k_bf16", 0});
-       },
+      {"dup knob", [](BundleEntry &e) { e.knobs.push_back({"k_bf16", 0}); },
        "duplicate knob 'k_bf16'"},
   };
   for (const auto &c : cases) {

@@ -45,7 +45,7 @@ def ConvertTileToSimt : Pass<"convert-tile-to-simt", "::mlir::ModuleOp"> {
   }];
   let options = [
     Option<"target", "target", "std::string", "\"gfx942\"",
-           "Target name (gfx942, gfx950, sm_90)">
+           "Target name (gfx942, gfx950, sm_90a, sm_90)">
   ];
   let dependentDialects = [
     "::mlir::gpu::GPUDialect", "::mlir::arith::ArithDialect",

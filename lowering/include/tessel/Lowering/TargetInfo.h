@@ -1,9 +1,9 @@
 //===- TargetInfo.h - Per-target facts behind one interface ------*- C++
 //-*-===//
 //
-// Every fact that differs between gfx942, gfx950 and sm_90 lives behind this
-// interface. Shared lowering code asks a TargetInfo; it never branches on the
-// architecture name itself.
+// Every fact that differs between gfx942, gfx950, sm_90a and sm_90 lives
+// behind this interface. Shared lowering code asks a TargetInfo; it never
+// branches on the architecture name itself.
 //
 //===----------------------------------------------------------------------===//
 #ifndef TESSEL_LOWERING_TARGETINFO_H
@@ -46,8 +46,8 @@ class TargetInfo {
 public:
   virtual ~TargetInfo() = default;
 
-  /// Returns the TargetInfo for `name` ("gfx942", "gfx950", "sm_90"), or null
-  /// when the target is not supported.
+  /// Returns the TargetInfo for `name` ("gfx942", "gfx950", "sm_90a",
+  /// "sm_90"), or null when the target is not supported.
   static std::unique_ptr<TargetInfo> create(llvm::StringRef name);
   /// The comma-separated list of supported target names, for diagnostics.
   static llvm::StringRef supportedTargets();
@@ -57,8 +57,12 @@ public:
   virtual Vendor vendor() const = 0;
   /// LLVM target triple ("amdgcn-amd-amdhsa", "nvptx64-nvidia-cuda").
   virtual llvm::StringRef triple() const = 0;
-  /// The chip handed to the LLVM backend ("gfx942", "sm_90").
+  /// The chip handed to the LLVM backend ("gfx942", "sm_90a").
   virtual llvm::StringRef chip() const = 0;
+  /// True where the code object may use features that run on this exact
+  /// architecture only (sm_90a: wgmma, setmaxnreg). Such code objects are
+  /// separate from the portable ones of the same chip.
+  virtual bool hasArchSpecificFeatures() const { return false; }
   /// LLVM target features ("+ptx84" for sm_90, "" on AMD).
   virtual llvm::StringRef features() const = 0;
 

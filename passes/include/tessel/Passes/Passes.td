@@ -42,7 +42,7 @@ def TileSpecializeKnobs : Pass<"tile-specialize-knobs", "::mlir::ModuleOp"> {
     ListOption<"knobs", "knobs", "std::string",
                "Knob bindings, each NAME=VALUE (integers; true/false for i1)">,
     Option<"target", "target", "std::string", "\"\"",
-           "Target whose facts bind target knobs (gfx942, gfx950, sm_90)">
+           "Target whose facts bind target knobs (gfx942, gfx950, sm_90a, sm_90)">
   ];
   let dependentDialects = ["::mlir::arith::ArithDialect"];
 }
@@ -85,7 +85,7 @@ def TileAssignLayouts : Pass<"tile-assign-layouts", "::mlir::ModuleOp"> {
   }];
   let options = [
     Option<"target", "target", "std::string", "\"gfx942\"",
-           "Target name (gfx942, gfx950, sm_90)">
+           "Target name (gfx942, gfx950, sm_90a, sm_90)">
   ];
 }
 

@@ -91,15 +91,10 @@ def check_one(torch, kernel, args, m, n, k, gen):
 
 def main(argv):
     args = parse_args(argv)
-    try:
-        import torch
-    except ImportError:
-        print("gemm_check: skipped: torch is not installed")
-        return 0
-    if not torch.cuda.is_available():
-        print("gemm_check: skipped: no CUDA device")
-        return 0
     import ptx_launch
+    torch = ptx_launch.torch_with_cuda("gemm_check")
+    if torch is None:
+        return 0
     info = ptx_launch.read_launch_info(args.resources)
     kernel = ptx_launch.PtxKernel(args.ptx, info)
     print("gemm_check: %s on %s, block %s, target %s" % (

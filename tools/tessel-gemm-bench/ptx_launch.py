@@ -9,6 +9,20 @@ import ctypes
 import json
 
 
+def torch_with_cuda(tool):
+    """torch, when it is installed and sees a CUDA device; else None, after
+    printing why `tool` skips."""
+    try:
+        import torch
+    except ImportError:
+        print("%s: skipped: torch is not installed" % tool)
+        return None
+    if not torch.cuda.is_available():
+        print("%s: skipped: no CUDA device" % tool)
+        return None
+    return torch
+
+
 class CudaError(RuntimeError):
     pass
 

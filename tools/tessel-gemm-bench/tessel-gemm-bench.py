@@ -101,15 +101,10 @@ def main(argv):
                    default=[8192, 65536, 524288, 4194240])
     p.add_argument("--skip-8192", action="store_true")
     args = p.parse_args(argv)
-    try:
-        import torch
-    except ImportError:
-        print("tessel-gemm-bench: skipped: torch is not installed")
-        return 0
-    if not torch.cuda.is_available():
-        print("tessel-gemm-bench: skipped: no CUDA device")
-        return 0
     import ptx_launch
+    torch = ptx_launch.torch_with_cuda("tessel-gemm-bench")
+    if torch is None:
+        return 0
     info = ptx_launch.read_launch_info(args.resources)
     kernel = ptx_launch.PtxKernel(args.ptx, info)
     copy_bw = copy_bandwidth(torch)

@@ -413,17 +413,17 @@ std::string conversionKernel(const ConversionCase &c, const std::string &s,
     return "  %" + p + "r = tile.range 0 to " + R + " : tensor<" + R +
            "xi32, " + s0 + ">\n  %" + p + "k = arith.constant dense<" + C +
            "> : tensor<" + R + "xi32, " + s0 + ">\n  %" + p +
-           "ro = arith.muli %" + p + "r, %" + p + "k : tensor<" + R +
-           "xi32, " + s0 + ">\n  %" + p + "r1 = tile.expand_dims %" + p +
+           "ro = arith.muli %" + p + "r, %" + p + "k : tensor<" + R + "xi32, " +
+           s0 + ">\n  %" + p + "r1 = tile.expand_dims %" + p +
            "ro, 1 : tensor<" + R + "xi32, " + s0 + "> -> tensor<" + R +
            "x1xi32, " + L + ">\n  %" + p + "r2 = tile.broadcast %" + p +
            "r1 : tensor<" + R + "x1xi32, " + L + "> -> " + t2 + "\n  %" + p +
            "c = tile.range 0 to " + C + " : tensor<" + C + "xi32, " + s1 +
-           ">\n  %" + p + "c1 = tile.expand_dims %" + p + "c, 0 : tensor<" +
-           C + "xi32, " + s1 + "> -> tensor<1x" + C + "xi32, " + L +
-           ">\n  %" + p + "c2 = tile.broadcast %" + p + "c1 : tensor<1x" + C +
-           "xi32, " + L + "> -> " + t2 + "\n  %" + p + "o = arith.addi %" +
-           p + "r2, %" + p + "c2 : " + t2 + "\n";
+           ">\n  %" + p + "c1 = tile.expand_dims %" + p + "c, 0 : tensor<" + C +
+           "xi32, " + s1 + "> -> tensor<1x" + C + "xi32, " + L + ">\n  %" + p +
+           "c2 = tile.broadcast %" + p + "c1 : tensor<1x" + C + "xi32, " + L +
+           "> -> " + t2 + "\n  %" + p + "o = arith.addi %" + p + "r2, %" + p +
+           "c2 : " + t2 + "\n";
   };
   std::string ts = "tensor<" + R + "x" + C + "x" + E + ", " + s + ">";
   std::string td = "tensor<" + R + "x" + C + "x" + E + ", " + d + ">";
@@ -434,8 +434,7 @@ std::string conversionKernel(const ConversionCase &c, const std::string &s,
          ">, tensor<" + R + "x" + C + "xi32, " + s + "> -> " + ts +
          "\n  %w = tile.convert_layout %v : " + ts + " -> " + td +
          "\n  tile.store %w, %y[%do] : " + td + ", !tile.ptr<" + E +
-         ">, tensor<" + R + "x" + C + "xi32, " + d +
-         ">\n  tile.return\n}\n";
+         ">, tensor<" + R + "x" + C + "xi32, " + d + ">\n  tile.return\n}\n";
 }
 
 class Conversion
@@ -445,9 +444,8 @@ class Conversion
 TEST_P(Conversion, RoundTripsEveryElement) {
   auto [target, cc] = GetParam();
   bool wave64 = TargetInfo::create(target)->waveSize() == 64;
-  std::string src = conversionKernel(
-      cc, blocked(wave64 ? cc.src64 : cc.src32),
-      blocked(wave64 ? cc.dst64 : cc.dst32));
+  std::string src = conversionKernel(cc, blocked(wave64 ? cc.src64 : cc.src32),
+                                     blocked(wave64 ? cc.dst64 : cc.dst32));
   Compiled c = compile(src, target);
   size_t n = size_t(cc.rows) * cc.cols;
   unsigned bytes = std::string(cc.elem) == "i8"    ? 1
@@ -459,7 +457,8 @@ TEST_P(Conversion, RoundTripsEveryElement) {
     for (unsigned b = 0; b < bytes; ++b)
       x[i * bytes + b] = uint8_t((i >> (8 * b)) * 37 + 11 * b + i) & 0x3f;
   run(c, "k", 1,
-      {emu::KernelArg::buffer(x.data(), n), emu::KernelArg::buffer(y.data(), n)});
+      {emu::KernelArg::buffer(x.data(), n),
+       emu::KernelArg::buffer(y.data(), n)});
   for (size_t i = 0; i < n; ++i)
     ASSERT_EQ(0, std::memcmp(&x[i * bytes], &y[i * bytes], bytes))
         << "element (" << i / cc.cols << ", " << i % cc.cols << ")";
@@ -467,40 +466,68 @@ TEST_P(Conversion, RoundTripsEveryElement) {
 
 const ConversionCase conversionCases[] = {
     {"LanesTransposedI8", 64, 128, 4, "i8",
-     "sizePerThread = [1, 16], threadsPerWave = [8, 8], wavesPerCTA = [4, 1], order = [1, 0]",
-     "sizePerThread = [1, 16], threadsPerWave = [32, 2], wavesPerCTA = [2, 2], order = [0, 1]",
-     "sizePerThread = [1, 16], threadsPerWave = [4, 8], wavesPerCTA = [4, 1], order = [1, 0]",
-     "sizePerThread = [1, 16], threadsPerWave = [32, 1], wavesPerCTA = [2, 2], order = [0, 1]"},
+     "sizePerThread = [1, 16], threadsPerWave = [8, 8], wavesPerCTA = [4, 1], "
+     "order = [1, 0]",
+     "sizePerThread = [1, 16], threadsPerWave = [32, 2], wavesPerCTA = [2, 2], "
+     "order = [0, 1]",
+     "sizePerThread = [1, 16], threadsPerWave = [4, 8], wavesPerCTA = [4, 1], "
+     "order = [1, 0]",
+     "sizePerThread = [1, 16], threadsPerWave = [32, 1], wavesPerCTA = [2, 2], "
+     "order = [0, 1]"},
     {"TransposedI8", 64, 128, 4, "i8",
-     "sizePerThread = [1, 16], threadsPerWave = [8, 8], wavesPerCTA = [4, 1], order = [1, 0]",
-     "sizePerThread = [16, 1], threadsPerWave = [4, 16], wavesPerCTA = [1, 4], order = [0, 1]",
-     "sizePerThread = [1, 16], threadsPerWave = [4, 8], wavesPerCTA = [4, 1], order = [1, 0]",
-     "sizePerThread = [16, 1], threadsPerWave = [4, 8], wavesPerCTA = [1, 4], order = [0, 1]"},
+     "sizePerThread = [1, 16], threadsPerWave = [8, 8], wavesPerCTA = [4, 1], "
+     "order = [1, 0]",
+     "sizePerThread = [16, 1], threadsPerWave = [4, 16], wavesPerCTA = [1, 4], "
+     "order = [0, 1]",
+     "sizePerThread = [1, 16], threadsPerWave = [4, 8], wavesPerCTA = [4, 1], "
+     "order = [1, 0]",
+     "sizePerThread = [16, 1], threadsPerWave = [4, 8], wavesPerCTA = [1, 4], "
+     "order = [0, 1]"},
     {"TransposedF32", 32, 64, 2, "f32",
-     "sizePerThread = [1, 4], threadsPerWave = [4, 16], wavesPerCTA = [2, 1], order = [1, 0]",
-     "sizePerThread = [4, 1], threadsPerWave = [16, 4], wavesPerCTA = [1, 2], order = [0, 1]",
-     "sizePerThread = [1, 4], threadsPerWave = [2, 16], wavesPerCTA = [2, 1], order = [1, 0]",
-     "sizePerThread = [4, 1], threadsPerWave = [16, 2], wavesPerCTA = [1, 2], order = [0, 1]"},
+     "sizePerThread = [1, 4], threadsPerWave = [4, 16], wavesPerCTA = [2, 1], "
+     "order = [1, 0]",
+     "sizePerThread = [4, 1], threadsPerWave = [16, 4], wavesPerCTA = [1, 2], "
+     "order = [0, 1]",
+     "sizePerThread = [1, 4], threadsPerWave = [2, 16], wavesPerCTA = [2, 1], "
+     "order = [1, 0]",
+     "sizePerThread = [4, 1], threadsPerWave = [16, 2], wavesPerCTA = [1, 2], "
+     "order = [0, 1]"},
     {"ShuffleF16", 8, 8, 1, "f16",
-     "sizePerThread = [1, 1], threadsPerWave = [8, 8], wavesPerCTA = [1, 1], order = [1, 0]",
-     "sizePerThread = [1, 1], threadsPerWave = [8, 8], wavesPerCTA = [1, 1], order = [0, 1]",
-     "sizePerThread = [1, 1], threadsPerWave = [8, 4], wavesPerCTA = [1, 1], order = [1, 0]",
-     "sizePerThread = [1, 1], threadsPerWave = [8, 4], wavesPerCTA = [1, 1], order = [0, 1]"},
+     "sizePerThread = [1, 1], threadsPerWave = [8, 8], wavesPerCTA = [1, 1], "
+     "order = [1, 0]",
+     "sizePerThread = [1, 1], threadsPerWave = [8, 8], wavesPerCTA = [1, 1], "
+     "order = [0, 1]",
+     "sizePerThread = [1, 1], threadsPerWave = [8, 4], wavesPerCTA = [1, 1], "
+     "order = [1, 0]",
+     "sizePerThread = [1, 1], threadsPerWave = [8, 4], wavesPerCTA = [1, 1], "
+     "order = [0, 1]"},
     {"ShuffleI8", 8, 8, 1, "i8",
-     "sizePerThread = [1, 1], threadsPerWave = [8, 8], wavesPerCTA = [1, 1], order = [1, 0]",
-     "sizePerThread = [1, 1], threadsPerWave = [8, 8], wavesPerCTA = [1, 1], order = [0, 1]",
-     "sizePerThread = [1, 1], threadsPerWave = [8, 4], wavesPerCTA = [1, 1], order = [1, 0]",
-     "sizePerThread = [1, 1], threadsPerWave = [8, 4], wavesPerCTA = [1, 1], order = [0, 1]"},
+     "sizePerThread = [1, 1], threadsPerWave = [8, 8], wavesPerCTA = [1, 1], "
+     "order = [1, 0]",
+     "sizePerThread = [1, 1], threadsPerWave = [8, 8], wavesPerCTA = [1, 1], "
+     "order = [0, 1]",
+     "sizePerThread = [1, 1], threadsPerWave = [8, 4], wavesPerCTA = [1, 1], "
+     "order = [1, 0]",
+     "sizePerThread = [1, 1], threadsPerWave = [8, 4], wavesPerCTA = [1, 1], "
+     "order = [0, 1]"},
     {"RegistersF32", 2, 128, 1, "f32",
-     "sizePerThread = [2, 2], threadsPerWave = [1, 64], wavesPerCTA = [1, 1], order = [1, 0]",
-     "sizePerThread = [2, 2], threadsPerWave = [1, 64], wavesPerCTA = [1, 1], order = [0, 1]",
-     "sizePerThread = [2, 2], threadsPerWave = [1, 32], wavesPerCTA = [1, 1], order = [1, 0]",
-     "sizePerThread = [2, 2], threadsPerWave = [1, 32], wavesPerCTA = [1, 1], order = [0, 1]"},
+     "sizePerThread = [2, 2], threadsPerWave = [1, 64], wavesPerCTA = [1, 1], "
+     "order = [1, 0]",
+     "sizePerThread = [2, 2], threadsPerWave = [1, 64], wavesPerCTA = [1, 1], "
+     "order = [0, 1]",
+     "sizePerThread = [2, 2], threadsPerWave = [1, 32], wavesPerCTA = [1, 1], "
+     "order = [1, 0]",
+     "sizePerThread = [2, 2], threadsPerWave = [1, 32], wavesPerCTA = [1, 1], "
+     "order = [0, 1]"},
     {"WavesSwapF32", 16, 64, 4, "f32",
-     "sizePerThread = [1, 4], threadsPerWave = [4, 16], wavesPerCTA = [4, 1], order = [1, 0]",
-     "sizePerThread = [1, 4], threadsPerWave = [16, 4], wavesPerCTA = [1, 4], order = [1, 0]",
-     "sizePerThread = [1, 4], threadsPerWave = [2, 16], wavesPerCTA = [4, 1], order = [1, 0]",
-     "sizePerThread = [1, 4], threadsPerWave = [16, 2], wavesPerCTA = [1, 4], order = [1, 0]"},
+     "sizePerThread = [1, 4], threadsPerWave = [4, 16], wavesPerCTA = [4, 1], "
+     "order = [1, 0]",
+     "sizePerThread = [1, 4], threadsPerWave = [16, 4], wavesPerCTA = [1, 4], "
+     "order = [1, 0]",
+     "sizePerThread = [1, 4], threadsPerWave = [2, 16], wavesPerCTA = [4, 1], "
+     "order = [1, 0]",
+     "sizePerThread = [1, 4], threadsPerWave = [16, 2], wavesPerCTA = [1, 4], "
+     "order = [1, 0]"},
 };
 
 INSTANTIATE_TEST_SUITE_P(
@@ -588,8 +615,9 @@ tile.kernel @k(%x: !tile.ptr<f32> {tile.divisibility = 16 : i64},
 }
 
 // C = A * B on one program through tile.dot with an explicit accumulator
-// layout: the 32x32 instructions (which layout assignment does not prefer)
-// and a transposed accumulator, for fp8 and bf16 operands made exact.
+// layout: the 32x32 instructions (which layout assignment does not prefer
+// for this K) and a transposed accumulator, for fp8 and bf16 operands made
+// exact.
 class MatrixDot : public MatrixLayouts {};
 
 TEST_P(MatrixDot, DotWithExplicitAccumulator) {
@@ -696,5 +724,13 @@ INSTANTIATE_TEST_SUITE_P(Amd, MatrixDot,
                          ::testing::Combine(::testing::Values("gfx942",
                                                               "gfx950"),
                                             ::testing::Values(ACCUMULATORS)));
+
+// gfx950's double-rate v_mfma_f32_32x32x64_f8f6f4 (K = 64 is one
+// instruction's K), its operands two runs of 16 K per lane.
+INSTANTIATE_TEST_SUITE_P(
+    Gfx950DoubleRate, MatrixDot,
+    ::testing::Combine(::testing::Values("gfx950"),
+                       ::testing::Values(MFMA("32, 32, 64", "2, 2", "false"),
+                                         MFMA("32, 32, 64", "1, 4", "true"))));
 
 } // namespace

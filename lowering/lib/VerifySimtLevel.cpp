@@ -40,7 +40,7 @@ const llvm::StringSet<> &allowedOps() {
       // memref
       "memref.load", "memref.store", "memref.view", "memref.atomic_rmw",
       "memref.generic_atomic_rmw", "memref.atomic_yield", "memref.dim",
-      "memref.assume_alignment", "memref.alloca"};
+      "memref.assume_alignment", "memref.alloca", "memref.reinterpret_cast"};
   return s;
 }
 

@@ -521,7 +521,7 @@ INSTANTIATE_TEST_SUITE_P(Targets, Distribution,
 //===----------------------------------------------------------------------===//
 
 struct TailCase {
-  const char *elem; // "i8", "fp8" or "f32"
+  const char *elem; // "i8", "fp8", "bf16" or "f32"
   int32_t n;
   const char *pred; // "slt": offsets < n; "sge": offsets >= n (not a bound)
 };
@@ -533,7 +533,9 @@ std::string tileElem(const std::string &elem, const std::string &target) {
   return elem;
 }
 
-unsigned elemBytes(const std::string &elem) { return elem == "f32" ? 4 : 1; }
+unsigned elemBytes(const std::string &elem) {
+  return elem == "f32" ? 4 : elem == "bf16" ? 2 : 1;
+}
 
 class MaskedTail
     : public ::testing::TestWithParam<std::tuple<std::string, TailCase>> {};
@@ -604,6 +606,9 @@ const TailCase tailCases[] = {
     {"f32", 1001, "slt"},
     {"f32", 1023, "slt"},
     {"f32", 1024, "slt"},
+    {"bf16", 1001, "slt"},
+    {"bf16", 1022, "slt"},
+    {"bf16", 1023, "slt"},
     // Not a bound: the predicated path, on every target.
     {"i8", 1001, "sge"},
     {"fp8", 517, "sge"},

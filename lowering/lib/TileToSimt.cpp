@@ -579,22 +579,23 @@ bool isZeroOrAbsent(Value v) {
   return false;
 }
 
-/// Lowers a load masked by `offsets < bound` to raw buffer loads through a
-/// memref whose size is the bound: the hardware range check (num_records)
-/// zeroes out-of-range dwords, so the mask costs no branch and no select.
-/// CDNA checks multi-dword buffer loads per dword: a dword is read only
-/// when all its bytes lie below num_records. For elements narrower than a
-/// dword whose bound is not known to end on a dword, num_records is
-/// rounded up to the next dword and the bytes of the last dword past the
-/// bound are cleared with one AND per dword. num_records and the buffer
-/// offsets are 32-bit, so the bound's bytes must stay below 4 GiB (as the
-/// i32 offsets of 1-byte elements always do). tryLower gives nothing when
-/// the load does not qualify, and the predicated path applies.
+/// Lowers a load masked by `offsets < bound` to loads from a fat raw buffer
+/// (amdgpu.fat_raw_buffer_cast of the kernel buffer, validBytes = the
+/// bound): they become buffer loads whose hardware range check
+/// (num_records) zeroes out-of-range dwords, so the mask costs no branch
+/// and no select. CDNA checks multi-dword buffer loads per dword: a dword
+/// is read only when all its bytes lie below num_records. For elements
+/// narrower than a dword whose bound is not known to end on a dword,
+/// validBytes is rounded up to the next dword and the bytes of the last
+/// dword past the bound are cleared with one AND per dword. num_records and
+/// the buffer offsets are 32-bit, so the bound's bytes must stay below
+/// 4 GiB (as the i32 offsets of 1-byte elements always do). tryLower gives
+/// nothing when the load does not qualify, and the predicated path applies.
 struct BoundedBufferLoad {
-  Value memref;     // the kernel buffer cut at the bound (rounded to a dword)
+  Value buffer;     // the kernel buffer as a fat raw buffer, cut at the bound
   Value boundBytes; // i32: bound * element bytes, the exact limit
   bool clearTail = false;
-  unsigned elemBytes = 1;
+  unsigned elemBytes = 1, alignBytes = 1;
 
   /// `bound` is the (converted) i32 bound in elements; `boundDivisibility`
   /// the largest power of two known to divide it.
@@ -610,37 +611,35 @@ struct BoundedBufferLoad {
       return std::nullopt;
     BoundedBufferLoad r;
     r.elemBytes = elemBytes;
+    r.alignBytes = plan.alignBytes;
     r.clearTail = elemBytes < 4 && (boundDivisibility * elemBytes) % 4 != 0;
-    Type i32 = b.getI32Type();
+    Type i32 = b.getI32Type(), i64 = b.getI64Type();
     // A negative bound keeps nothing.
     Value n = arith::MaxSIOp::create(
         b, loc, bound, arith::ConstantIntOp::create(b, loc, i32, 0));
     r.boundBytes = arith::MulIOp::create(
         b, loc, n, arith::ConstantIntOp::create(b, loc, i32, elemBytes));
-    Value elems = n;
-    if (r.clearTail) {
-      // Elements up to the end of the dword that holds the bound.
-      int64_t perDword = 4 / elemBytes;
-      elems = arith::AddIOp::create(
-          b, loc, n, arith::ConstantIntOp::create(b, loc, i32, perDword - 1));
-      elems = arith::AndIOp::create(
-          b, loc, elems,
-          arith::ConstantIntOp::create(b, loc, i32, ~(perDword - 1)));
-    }
-    Value size = arith::IndexCastUIOp::create(b, loc, b.getIndexType(), elems);
-    auto type = cast<MemRefType>(mem.getType());
-    r.memref = memref::ReinterpretCastOp::create(
-        b, loc, type, mem, OpFoldResult(b.getIndexAttr(0)),
-        ArrayRef<OpFoldResult>{size},
-        ArrayRef<OpFoldResult>{b.getIndexAttr(1)});
+    Value valid = arith::MulIOp::create(
+        b, loc, arith::ExtUIOp::create(b, loc, i64, n),
+        arith::ConstantIntOp::create(b, loc, i64, elemBytes));
+    if (r.clearTail) // up to the end of the dword that holds the bound
+      valid = arith::AndIOp::create(
+          b, loc,
+          arith::AddIOp::create(b, loc, valid,
+                                arith::ConstantIntOp::create(b, loc, i64, 3)),
+          arith::ConstantIntOp::create(b, loc, i64, ~int64_t(3)));
+    r.buffer = amdgpu::FatRawBufferCastOp::create(
+        b, loc, mem, valid, /*cacheSwizzleStride=*/Value(),
+        /*boundsCheck=*/b.getBoolAttr(true), /*resetOffset=*/b.getUnitAttr());
     return r;
   }
 
-  /// Loads `width` stored elements at element offset `off` (i32).
+  /// Loads `chunk` (stored elements) at element offset `off` (i32).
   Value load(OpBuilder &b, Location loc, Value off, VectorType chunk) const {
-    Value v = amdgpu::RawBufferLoadOp::create(
-        b, loc, chunk, memref, ValueRange{off}, b.getBoolAttr(true),
-        IntegerAttr(), Value());
+    auto ld = vector::LoadOp::create(b, loc, chunk, buffer,
+                                     ValueRange{toIndex(b, loc, off)});
+    ld.setAlignment(alignBytes);
+    Value v = ld;
     if (!clearTail)
       return v;
     // Byte mask of each dword: its bytes below the bound. Dwords wholly

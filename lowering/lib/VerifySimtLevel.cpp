@@ -49,6 +49,7 @@ const llvm::StringSet<> &amdOps() {
                                       "amdgpu.swizzle_bitmode",
                                       "amdgpu.permlane_swap",
                                       "amdgpu.mfma",
+                                      "amdgpu.fat_raw_buffer_cast",
                                       "amdgpu.raw_buffer_load",
                                       "amdgpu.raw_buffer_store",
                                       "amdgpu.raw_buffer_atomic_fadd",

@@ -1377,6 +1377,26 @@ LogicalResult KernelCompiler::compileOp(Operation *op) {
   // ---- amdgpu ----
   if (auto m = dyn_cast<amdgpu::MFMAOp>(op))
     return mfma(m);
+  if (auto fc = dyn_cast<amdgpu::FatRawBufferCastOp>(op)) {
+    auto m = muse(op, fc.getSource());
+    if (failed(m))
+      return failure();
+    if (!fc.getBoundsCheck() || fc.getCacheSwizzleStride() ||
+        fc.getSource().getType().getRank() != 1)
+      return fail(op, "amdgpu.fat_raw_buffer_cast is supported on rank-1 "
+                      "memrefs, bounds-checked, without cacheSwizzleStride");
+    uint32_t valid = 0;
+    if (Value v = fc.getValidBytes()) {
+      auto s = use(op, v);
+      if (failed(s))
+        return failure();
+      valid = *s;
+    }
+    uint32_t d = mdef(fc.getResult());
+    Inst &I = emit(fatBufferH(), op);
+    I.a = *m, I.d = d, I.b = valid, I.i1 = fc.getValidBytes() ? 1 : 0;
+    return success();
+  }
   if (isa<amdgpu::RawBufferLoadOp, amdgpu::RawBufferStoreOp,
           amdgpu::RawBufferAtomicFaddOp, amdgpu::RawBufferAtomicFmaxOp,
           amdgpu::RawBufferAtomicSmaxOp, amdgpu::RawBufferAtomicUminOp,

@@ -1057,7 +1057,8 @@ template <class T> inline bool store1D(Wave &W, const Inst &I, const MRef &M) {
 // the general path (which also produces the error message).
 template <bool Store>
 inline bool fast1D(Wave &W, const Inst &I, const MRef &M) {
-  if (M.rank != 1 || M.strides[0] != 1 || M.init || M.allocBytes >= 0)
+  if (M.rank != 1 || M.strides[0] != 1 || M.init || M.allocBytes >= 0 ||
+      M.bufferBytes >= 0)
     return false;
   switch (M.elemBytes) {
   case 1:
@@ -1072,10 +1073,13 @@ inline bool fast1D(Wave &W, const Inst &I, const MRef &M) {
   return false;
 }
 
+void fatBufferAccess(Wave &W, const Inst &I, const MRef &M, bool store);
 void loadImpl(Wave &W, const Inst &I) {
   const MRef &M = W.M[I.a];
   if (!checkMRef(W, I, M))
     return;
+  if (M.bufferBytes >= 0)
+    return fatBufferAccess(W, I, M, /*store=*/false);
   if (fast1D<false>(W, I, M))
     return;
   const uint32_t eb = M.elemBytes;
@@ -1106,6 +1110,8 @@ void storeImpl(Wave &W, const Inst &I) {
   const MRef &M = W.M[I.a];
   if (!checkMRef(W, I, M))
     return;
+  if (M.bufferBytes >= 0)
+    return fatBufferAccess(W, I, M, /*store=*/true);
   if (fast1D<true>(W, I, M))
     return;
   const uint32_t eb = M.elemBytes;
@@ -1458,6 +1464,60 @@ void bufStoreImpl(Wave &W, const Inst &I) {
                               std::memcpy(M.base + off, bytes + p, len);
                             }))
       return;
+  }
+}
+// amdgpu.fat_raw_buffer_cast: the same allocation, accessed as a buffer
+// whose num_records is validBytes (slot b when i1; its low 32 bits, as the
+// descriptor holds them), else the source's size in bytes.
+void fatBufferImpl(Wave &W, const Inst &I) {
+  const MRef &S = W.M[I.a];
+  if (!checkMRef(W, I, S))
+    return;
+  MRef R = S;
+  R.allocBytes =
+      S.allocBytes >= 0 ? S.allocBytes : S.numElems * (int64_t)S.elemBytes;
+  R.bufferBytes =
+      I.i1 ? (int64_t)(W.slot(I.b)[firstLane(W.exec)] & 0xffffffffull)
+           : S.numElems * (int64_t)S.elemBytes;
+  W.M[I.d] = R;
+}
+// memref/vector loads and stores through a fat raw buffer: the raw buffer
+// range check above, on byte offset = linear index * elemBytes.
+void fatBufferAccess(Wave &W, const Inst &I, const MRef &M, bool store) {
+  const uint32_t eb = M.elemBytes;
+  const int64_t total = (int64_t)I.n * eb;
+  if (!checkBufferWidth(W, I, total))
+    return;
+  const int64_t *aux = W.K->aux.data() + I.x;
+  for (uint64_t ex = W.exec; ex; ex &= ex - 1) {
+    unsigned l = firstLane(ex);
+    int64_t lin = 0;
+    for (uint32_t r = 0; r < M.rank; ++r)
+      lin += (int64_t)W.slot((uint32_t)aux[r])[l] * M.strides[r];
+    BufAddr A{lin * (int64_t)eb, M.bufferBytes};
+    uint8_t bytes[kMaxBufferAccessBytes] = {};
+    if (store) {
+      for (uint32_t e = 0; e < I.n; ++e) {
+        uint64_t v = W.slot(I.b + e)[l];
+        std::memcpy(bytes + (size_t)e * eb, &v, eb);
+      }
+      if (!forEachBufferPiece(W, I, M, l, A, total, "store",
+                              [&](int64_t p, int64_t off, int64_t len) {
+                                std::memcpy(M.base + off, bytes + p, len);
+                              }))
+        return;
+      continue;
+    }
+    if (!forEachBufferPiece(W, I, M, l, A, total, "load",
+                            [&](int64_t p, int64_t off, int64_t len) {
+                              std::memcpy(bytes + p, M.base + off, len);
+                            }))
+      return;
+    for (uint32_t e = 0; e < I.n; ++e) {
+      uint64_t v = 0;
+      std::memcpy(&v, bytes + (size_t)e * eb, eb);
+      W.slot(I.d + e)[l] = v;
+    }
   }
 }
 // w: atomic kind (AK_*, or 100 for cmpswap with compare value in slot I.i2);
@@ -2060,6 +2120,7 @@ Handler dimH() { return dimImpl; }
 Handler viewH() { return viewImpl; }
 Handler aliasMRefH() { return aliasMRefImpl; }
 Handler reinterpretH() { return reinterpretImpl; }
+Handler fatBufferH() { return fatBufferImpl; }
 Handler bufLoadH() { return bufLoadImpl; }
 Handler bufStoreH() { return bufStoreImpl; }
 Handler bufAtomicH() { return bufAtomicImpl; }

@@ -57,6 +57,10 @@ struct MRef {
   /// Bytes of the underlying allocation from `base`, where a cast
   /// (memref.reinterpret_cast) gave the memref other sizes; -1 = the sizes.
   int64_t allocBytes = -1;
+  /// A fat raw buffer (amdgpu.fat_raw_buffer_cast): its num_records, which
+  /// loads and stores through it are range-checked against as buffer
+  /// instructions are; -1 = not a buffer.
+  int64_t bufferBytes = -1;
   bool valid = false;
 };
 
@@ -265,6 +269,7 @@ Handler dimH();          // a mref, i0 dim
 Handler viewH();         // a src mref, b shift slot, d dst mref, aux sizes
 Handler aliasMRefH();    // d <- a
 Handler reinterpretH();  // d <- a with size b (or static i0 when i1 = 1)
+Handler fatBufferH();    // d <- a as a fat raw buffer, validBytes b if i1
 Handler
 bufLoadH(); // a mref, x aux idx(rank), b sgpr slot or -1 (i1), i0 idxOffset, n
 Handler bufStoreH();

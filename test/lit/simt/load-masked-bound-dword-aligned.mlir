@@ -1,12 +1,15 @@
 // RUN: tessel-opt %s -tile-assign-layouts=target=gfx942 -convert-tile-to-simt=target=gfx942 -reconcile-unrealized-casts -canonicalize | FileCheck %s
 // Checks that a bound known to end on a dword (f32 elements) needs no byte
-// clearing: the buffer is cut at n elements exactly and each lane reads
-// 16-byte raw buffer loads, with no scf.if and no AND.
+// clearing: the fat raw buffer holds exactly 4 n bytes and each lane reads
+// 16-byte vector loads from it, with no scf.if and no AND.
 
-// CHECK: memref.reinterpret_cast %{{.*}} to offset: [0], sizes: [%{{.*}}], strides: [1]
+// CHECK: %[[N:.*]] = arith.maxsi %arg2, %{{.*}} : i32
+// CHECK: %[[N64:.*]] = arith.extui %[[N]] : i32 to i64
+// CHECK: %[[VALID:.*]] = arith.muli %[[N64]], %c4_i64 : i64
+// CHECK: %[[BUF:.*]] = amdgpu.fat_raw_buffer_cast %{{.*}} validBytes(%[[VALID]]) resetOffset
 // CHECK-NOT: scf.if
 // CHECK-NOT: arith.andi
-// CHECK: amdgpu.raw_buffer_load %{{.*}}[%{{.*}}] : memref<?xf32, #gpu.address_space<global>>, i32 -> vector<4xf32>
+// CHECK: vector.load %[[BUF]][%{{.*}}] {alignment = 16 : i64} : memref<?xf32, #amdgpu.address_space<fat_raw_buffer>>, vector<4xf32>
 // CHECK-NOT: scf.if
 // CHECK-NOT: arith.andi
 tile.kernel @k(%x: !tile.ptr<f32> {tile.divisibility = 16 : i64},

@@ -3,9 +3,9 @@
 // a nonzero `other` keeps the predicated path on gfx942: a bounds-checked
 // buffer read would give 0 there, not -1.
 
-// CHECK-NOT: amdgpu.raw_buffer_load
+// CHECK-NOT: amdgpu.fat_raw_buffer_cast
 // CHECK: scf.if
-// CHECK-NOT: amdgpu.raw_buffer_load
+// CHECK-NOT: amdgpu.fat_raw_buffer_cast
 tile.kernel @k(%x: !tile.ptr<f32> {tile.divisibility = 16 : i64},
                %y: !tile.ptr<f32> {tile.divisibility = 16 : i64}, %n: i32) {
   %r = tile.range 0 to 1024 : tensor<1024xi32>

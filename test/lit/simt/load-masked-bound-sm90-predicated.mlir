@@ -2,10 +2,9 @@
 // Checks that sm_90, which has no bounds-checked buffer loads, keeps the
 // predicated path for a mask `offsets < n`: guarded loads, no buffer ops.
 
-// CHECK-NOT: amdgpu.raw_buffer_load
-// CHECK-NOT: memref.reinterpret_cast
+// CHECK-NOT: amdgpu.fat_raw_buffer_cast
 // CHECK: scf.if
-// CHECK-NOT: amdgpu.raw_buffer_load
+// CHECK-NOT: amdgpu.fat_raw_buffer_cast
 tile.kernel @k(%x: !tile.ptr<i8> {tile.divisibility = 16 : i64},
                %y: !tile.ptr<i8> {tile.divisibility = 16 : i64}, %n: i32) {
   %r = tile.range 0 to 1024 : tensor<1024xi32>

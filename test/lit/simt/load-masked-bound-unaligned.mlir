@@ -4,9 +4,9 @@
 // be aligned) keeps the predicated path on gfx942: the per-dword range
 // check is exact only for aligned dwords.
 
-// CHECK-NOT: amdgpu.raw_buffer_load
+// CHECK-NOT: amdgpu.fat_raw_buffer_cast
 // CHECK: scf.if
-// CHECK-NOT: amdgpu.raw_buffer_load
+// CHECK-NOT: amdgpu.fat_raw_buffer_cast
 tile.kernel @k(%x: !tile.ptr<i8>, %y: !tile.ptr<i8>, %n: i32) {
   %r = tile.range 0 to 1024 : tensor<1024xi32>
   %nv = tile.splat %n : i32 -> tensor<1024xi32>

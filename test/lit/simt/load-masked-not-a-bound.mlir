@@ -1,13 +1,12 @@
 // RUN: tessel-opt %s -tile-assign-layouts=target=gfx942 -convert-tile-to-simt=target=gfx942 -reconcile-unrealized-casts -canonicalize | FileCheck %s
 // Checks that a mask that is not `offsets < bound` (here a lower bound,
 // offsets >= lo) keeps the predicated path on gfx942: each element is
-// guarded by its own scf.if, and no buffer is cut.
+// guarded by its own scf.if, and no fat raw buffer is made.
 
-// CHECK-NOT: memref.reinterpret_cast
-// CHECK-NOT: amdgpu.raw_buffer_load
+// CHECK-NOT: amdgpu.fat_raw_buffer_cast
 // CHECK: scf.if
 // CHECK: memref.load
-// CHECK-NOT: amdgpu.raw_buffer_load
+// CHECK-NOT: amdgpu.fat_raw_buffer_cast
 tile.kernel @k(%x: !tile.ptr<i8> {tile.divisibility = 16 : i64},
                %y: !tile.ptr<i8> {tile.divisibility = 16 : i64}, %lo: i32) {
   %r = tile.range 0 to 1024 : tensor<1024xi32>

@@ -1,10 +1,10 @@
 // RUN: tessel-opt %s -tile-assign-layouts=target=gfx950 -convert-tile-to-simt=target=gfx950 -reconcile-unrealized-casts -verify-simt-level | FileCheck %s
-// Checks that the bounds-checked buffer loads of a masked tail (a
-// memref.reinterpret_cast to the bound and amdgpu.raw_buffer_load) are
+// Checks that the bounds-checked buffer loads of a masked tail (an
+// amdgpu.fat_raw_buffer_cast to the bound and vector loads from it) are
 // SIMT IR that the SIMT-level verifier accepts.
 
-// CHECK: memref.reinterpret_cast
-// CHECK: amdgpu.raw_buffer_load
+// CHECK: amdgpu.fat_raw_buffer_cast
+// CHECK: vector.load {{.*}} #amdgpu.address_space<fat_raw_buffer>
 tile.kernel @k(%x: !tile.ptr<f8E4M3FN> {tile.divisibility = 16 : i64},
                %y: !tile.ptr<f8E4M3FN> {tile.divisibility = 16 : i64},
                %n: i32) {

@@ -20,10 +20,12 @@
 #include "tessel/Lowering/ModuleTarget.h"
 #include "tessel/Lowering/TargetInfo.h"
 
+#include "mlir/Dialect/AMDGPU/IR/AMDGPUDialect.h"
 #include "mlir/Dialect/LLVMIR/LLVMDialect.h"
 #include "mlir/Dialect/SCF/Transforms/Patterns.h"
 #include "mlir/IR/BuiltinAttributes.h"
 #include "mlir/IR/IRMapping.h"
+#include "mlir/Interfaces/SideEffectInterfaces.h"
 #include "mlir/Transforms/DialectConversion.h"
 #include "llvm/ADT/TypeSwitch.h"
 #include "llvm/Support/MathExtras.h"
@@ -509,6 +511,166 @@ unsigned pointerAlignment(Value ptr) {
   return 1;
 }
 
+/// Whether `a` and `b` hold the same values: the same SSA value, or results
+/// of the same side-effect-free computation on the same operands (layout
+/// assignment may recompute a load's offsets and its mask separately).
+bool sameValue(Value a, Value b, unsigned depth = 8) {
+  if (a == b)
+    return true;
+  Operation *x = a.getDefiningOp(), *y = b.getDefiningOp();
+  if (!x || !y || depth == 0 || x->getNumRegions() || y->getNumRegions() ||
+      x->getName() != y->getName() ||
+      x->getAttrDictionary() != y->getAttrDictionary() ||
+      x->getResultTypes() != y->getResultTypes() ||
+      x->getNumOperands() != y->getNumOperands() ||
+      cast<OpResult>(a).getResultNumber() !=
+          cast<OpResult>(b).getResultNumber() ||
+      !isMemoryEffectFree(x))
+    return false;
+  for (auto [p, q] : llvm::zip(x->getOperands(), y->getOperands()))
+    if (!sameValue(p, q, depth - 1))
+      return false;
+  return true;
+}
+
+/// The uniform bound of a load mask `offsets < bound` (or `bound >
+/// offsets`, unsigned or signed) on the load's own i32 offsets: the mask
+/// keeps exactly the elements whose offset lies below the bound. Returns
+/// the tile-level scalar bound, or null for any other mask.
+Value contiguousBound(LoadOp op) {
+  auto cmp = op.getMask() ? op.getMask().getDefiningOp<arith::CmpIOp>()
+                          : arith::CmpIOp();
+  if (!cmp)
+    return {};
+  Value lhs = cmp.getLhs(), rhs = cmp.getRhs();
+  switch (cmp.getPredicate()) {
+  case arith::CmpIPredicate::slt:
+  case arith::CmpIPredicate::ult:
+    break;
+  case arith::CmpIPredicate::sgt:
+  case arith::CmpIPredicate::ugt:
+    std::swap(lhs, rhs);
+    break;
+  default:
+    return {};
+  }
+  auto splat = rhs.getDefiningOp<SplatOp>();
+  if (!sameValue(lhs, op.getOffsets()) || !splat ||
+      !getElementTypeOrSelf(lhs.getType()).isInteger(32))
+    return {};
+  return splat.getSrc();
+}
+
+/// Whether `v` is absent or a constant tile of zeros (+0.0 or integer 0):
+/// what an out-of-range buffer read returns.
+bool isZeroOrAbsent(Value v) {
+  if (!v)
+    return true;
+  auto cst = v.getDefiningOp<arith::ConstantOp>();
+  auto splat =
+      cst ? dyn_cast<SplatElementsAttr>(cst.getValue()) : SplatElementsAttr();
+  if (!splat)
+    return false;
+  Attribute e = splat.getSplatValue<Attribute>();
+  if (auto f = dyn_cast<FloatAttr>(e))
+    return f.getValue().isPosZero();
+  if (auto i = dyn_cast<IntegerAttr>(e))
+    return i.getValue().isZero();
+  return false;
+}
+
+/// Lowers a load masked by `offsets < bound` to loads from a fat raw buffer
+/// (amdgpu.fat_raw_buffer_cast of the kernel buffer, validBytes = the
+/// bound): they become buffer loads whose hardware range check
+/// (num_records) zeroes out-of-range dwords, so the mask costs no branch
+/// and no select. CDNA checks multi-dword buffer loads per dword: a dword
+/// is read only when all its bytes lie below num_records. For elements
+/// narrower than a dword whose bound is not known to end on a dword,
+/// validBytes is rounded up to the next dword and the bytes of the last
+/// dword past the bound are cleared with one AND per dword. num_records and
+/// the buffer offsets are 32-bit, so the bound's bytes must stay below
+/// 4 GiB (as the i32 offsets of 1-byte elements always do). tryLower gives
+/// nothing when the load does not qualify, and the predicated path applies.
+struct BoundedBufferLoad {
+  Value buffer;     // the kernel buffer as a fat raw buffer, cut at the bound
+  Value boundBytes; // i32: bound * element bytes, the exact limit
+  bool clearTail = false;
+  unsigned elemBytes = 1, alignBytes = 1;
+
+  /// `bound` is the (converted) i32 bound in elements; `boundDivisibility`
+  /// the largest power of two known to divide it.
+  static std::optional<BoundedBufferLoad> tryLower(OpBuilder &b, Location loc,
+                                                   Value mem, Value bound,
+                                                   int64_t boundDivisibility,
+                                                   const AccessPlan &plan,
+                                                   unsigned elemBytes) {
+    // Whole dwords per access, aligned: each dword of an access is then a
+    // dword of the buffer, and the per-dword range check is exact.
+    int64_t accessBytes = plan.width * elemBytes;
+    if (accessBytes % 4 != 0 || plan.alignBytes < 4)
+      return std::nullopt;
+    BoundedBufferLoad r;
+    r.elemBytes = elemBytes;
+    r.alignBytes = plan.alignBytes;
+    r.clearTail = elemBytes < 4 && (boundDivisibility * elemBytes) % 4 != 0;
+    Type i32 = b.getI32Type(), i64 = b.getI64Type();
+    // A negative bound keeps nothing.
+    Value n = arith::MaxSIOp::create(
+        b, loc, bound, arith::ConstantIntOp::create(b, loc, i32, 0));
+    r.boundBytes = arith::MulIOp::create(
+        b, loc, n, arith::ConstantIntOp::create(b, loc, i32, elemBytes));
+    Value valid = arith::MulIOp::create(
+        b, loc, arith::ExtUIOp::create(b, loc, i64, n),
+        arith::ConstantIntOp::create(b, loc, i64, elemBytes));
+    if (r.clearTail) // up to the end of the dword that holds the bound
+      valid = arith::AndIOp::create(
+          b, loc,
+          arith::AddIOp::create(b, loc, valid,
+                                arith::ConstantIntOp::create(b, loc, i64, 3)),
+          arith::ConstantIntOp::create(b, loc, i64, ~int64_t(3)));
+    r.buffer = amdgpu::FatRawBufferCastOp::create(
+        b, loc, mem, valid, /*cacheSwizzleStride=*/Value(),
+        /*boundsCheck=*/b.getBoolAttr(true), /*resetOffset=*/b.getUnitAttr());
+    return r;
+  }
+
+  /// Loads `chunk` (stored elements) at element offset `off` (i32).
+  Value load(OpBuilder &b, Location loc, Value off, VectorType chunk) const {
+    auto ld = vector::LoadOp::create(b, loc, chunk, buffer,
+                                     ValueRange{toIndex(b, loc, off)});
+    ld.setAlignment(alignBytes);
+    Value v = ld;
+    if (!clearTail)
+      return v;
+    // Byte mask of each dword: its bytes below the bound. Dwords wholly
+    // past the bound already read 0, so 1..4 bytes are kept.
+    Type i32 = b.getI32Type();
+    int64_t dwords = chunk.getNumElements() * elemBytes / 4;
+    auto dv = VectorType::get({dwords}, i32);
+    Value start = arith::MulIOp::create(
+        b, loc, off, arith::ConstantIntOp::create(b, loc, i32, elemBytes));
+    Value left = arith::SubIOp::create(b, loc, boundBytes, start);
+    SmallVector<int32_t> steps;
+    for (int64_t j = 0; j < dwords; ++j)
+      steps.push_back(4 * j);
+    Value rel = arith::SubIOp::create(
+        b, loc, vector::BroadcastOp::create(b, loc, dv, left),
+        arith::ConstantOp::create(b, loc, dv, b.getI32VectorAttr(steps)));
+    auto splat = [&](int32_t x) -> Value {
+      return arith::ConstantOp::create(b, loc, dv,
+                                       DenseElementsAttr::get(dv, x));
+    };
+    Value kept = arith::MinSIOp::create(
+        b, loc, arith::MaxSIOp::create(b, loc, rel, splat(1)), splat(4));
+    Value shift = arith::MulIOp::create(
+        b, loc, arith::SubIOp::create(b, loc, splat(4), kept), splat(8));
+    Value mask = arith::ShRUIOp::create(b, loc, splat(-1), shift);
+    Value words = vector::BitCastOp::create(b, loc, dv, v);
+    words = arith::AndIOp::create(b, loc, words, mask);
+    return vector::BitCastOp::create(b, loc, chunk, words);
+  }
+};
+
 struct LoadPattern : public TilePattern<LoadOp> {
   using TilePattern::TilePattern;
   LogicalResult
@@ -559,6 +721,23 @@ struct LoadPattern : public TilePattern<LoadOp> {
         state.target->maxVectorBytes(), pointerAlignment(adaptor.getPtr()));
     auto vt = cast<VectorType>(getTypeConverter()->convertType(op.getType()));
     Value other = adaptor.getOther();
+    unsigned elemBytes = std::max(1u, stored.getIntOrFloatBitWidth() / 8);
+    // A mask `offsets < bound` becomes the range of a bounds-checked
+    // buffer, where the target has one; the vector width then follows the
+    // offsets alone.
+    std::optional<BoundedBufferLoad> bounded;
+    if (Value bound = contiguousBound(op);
+        bound && state.target->supportsBoundedBufferLoads() &&
+        isZeroOrAbsent(op.getOther())) {
+      AccessPlan wide = planAccess(*l, offInfo, nullptr, elemBytes,
+                                   state.target->maxVectorBytes(),
+                                   pointerAlignment(adaptor.getPtr()));
+      bounded = BoundedBufferLoad::tryLower(
+          rewriter, loc, mem, rewriter.getRemappedValue(bound),
+          ks.axis->get(bound).divisibility[0], wide, elemBytes);
+      if (bounded)
+        plan = wide;
+    }
     int64_t w = plan.width;
     auto chunkType = VectorType::get({w}, elem);
     auto loadChunk = [&](OpBuilder &b, Value idx) -> Value {
@@ -591,8 +770,15 @@ struct LoadPattern : public TilePattern<LoadOp> {
     for (int64_t s = 0; s < l->getNumElems(); s += w) {
       Value off =
           vector::ExtractOp::create(rewriter, loc, adaptor.getOffsets(), s);
-      Value idx = toIndex(rewriter, loc, off);
       Value chunk;
+      if (bounded) {
+        chunk = fromStored(
+            bounded->load(rewriter, loc, off, VectorType::get({w}, stored)));
+        for (int64_t j = 0; j < w; ++j)
+          elems.push_back(vector::ExtractOp::create(rewriter, loc, chunk, j));
+        continue;
+      }
+      Value idx = toIndex(rewriter, loc, off);
       if (adaptor.getMask()) {
         Value m =
             vector::ExtractOp::create(rewriter, loc, adaptor.getMask(), s);

@@ -40,7 +40,7 @@ const llvm::StringSet<> &allowedOps() {
       // memref
       "memref.load", "memref.store", "memref.view", "memref.atomic_rmw",
       "memref.generic_atomic_rmw", "memref.atomic_yield", "memref.dim",
-      "memref.assume_alignment", "memref.alloca"};
+      "memref.assume_alignment", "memref.alloca", "memref.reinterpret_cast"};
   return s;
 }
 
@@ -49,6 +49,7 @@ const llvm::StringSet<> &amdOps() {
                                       "amdgpu.swizzle_bitmode",
                                       "amdgpu.permlane_swap",
                                       "amdgpu.mfma",
+                                      "amdgpu.fat_raw_buffer_cast",
                                       "amdgpu.raw_buffer_load",
                                       "amdgpu.raw_buffer_store",
                                       "amdgpu.raw_buffer_atomic_fadd",

@@ -32,10 +32,12 @@ bool isElementwise(Operation *op) {
 
 class LayoutAssigner {
 public:
+  /// `defaultVecElems` bounds the contiguous elements per lane of values
+  /// that no memory access asks a layout for.
   LayoutAssigner(MLIRContext *ctx, const TargetInfo &info, unsigned numWaves,
-                 unsigned vecElems)
+                 unsigned defaultVecElems)
       : ctx(ctx), info(info), waveSize(info.waveSize()), numWaves(numWaves),
-        vecElems(vecElems) {}
+        defaultVecElems(defaultVecElems) {}
 
   /// The layouts of a tile.dot: the target's accumulator encoding, and its
   /// operand encodings, which feed the instruction from registers.
@@ -149,10 +151,13 @@ public:
   }
 
   /// The layout a tensor of this shape gets when nothing else decides:
-  /// row-major, up to one vector access of contiguous elements per lane
-  /// along the last dimension, lanes filling the fastest dimensions and
-  /// waves the slowest. Leftover lanes and waves replicate.
+  /// row-major, up to `vecElems` contiguous elements per lane (one vector
+  /// access) along the last dimension, lanes filling the fastest dimensions
+  /// and waves the slowest. Leftover lanes and waves replicate.
   BlockedLayoutAttr defaultFor(ArrayRef<int64_t> shape) {
+    return defaultFor(shape, defaultVecElems);
+  }
+  BlockedLayoutAttr defaultFor(ArrayRef<int64_t> shape, unsigned vecElems) {
     unsigned rank = shape.size();
     SmallVector<unsigned> size(rank, 1), threads(rank, 1), waves(rank, 1),
         order;
@@ -209,6 +214,49 @@ public:
         if (auto ot = dyn_cast<RankedTensorType>(operand.getType());
             ot && ot.getShape() == type.getShape())
           hint(operand, enc);
+  }
+
+  /// Elements of type `elem` in the target's widest per-lane vector access
+  /// (16 bytes: 4 f32, 8 bf16, 16 i8 or fp8).
+  unsigned accessElems(Type elem) const {
+    unsigned bytes = std::max(1u, elem.getIntOrFloatBitWidth() / 8);
+    return std::max(1u, info.maxVectorBytes() / bytes);
+  }
+
+  /// Asks, for the offsets of every load and store and for the stored
+  /// values, a layout whose lanes hold one widest vector access of the
+  /// accessed element type, as far as the tile allows, where that is more
+  /// than the default gives (types narrower than 2 bytes). Where accesses
+  /// of different element types share a value, the narrowest type's (the
+  /// most elements per lane) wins: wider types then make several
+  /// full-width accesses, while the reverse would narrow the narrow type's
+  /// accesses.
+  void hintAccesses(KernelOp kernel) {
+    struct Request {
+      Value v;
+      unsigned elems;
+    };
+    SmallVector<Request> requests;
+    auto ask = [&](Value v, Type elem) {
+      if (isa<RankedTensorType>(v.getType()) &&
+          accessElems(elem) > defaultVecElems)
+        requests.push_back({v, accessElems(elem)});
+    };
+    kernel.walk([&](Operation *op) {
+      if (auto load = dyn_cast<LoadOp>(op)) {
+        ask(load.getOffsets(), getElementTypeOrSelf(load.getType()));
+      } else if (auto store = dyn_cast<StoreOp>(op)) {
+        Type elem = getElementTypeOrSelf(store.getValue().getType());
+        ask(store.getOffsets(), elem);
+        ask(store.getValue(), elem);
+      }
+    });
+    llvm::stable_sort(requests, [](const Request &a, const Request &b) {
+      return a.elems > b.elems;
+    });
+    for (const Request &r : requests)
+      hint(r.v, defaultFor(cast<RankedTensorType>(r.v.getType()).getShape(),
+                           r.elems));
   }
 
   Attribute encodingFor(Value v) {
@@ -496,7 +544,7 @@ public:
 private:
   MLIRContext *ctx;
   const TargetInfo &info;
-  unsigned waveSize, numWaves, vecElems;
+  unsigned waveSize, numWaves, defaultVecElems;
   DenseMap<Value, Attribute> hints;
   DenseMap<Operation *, DotPlan> dotPlans;
 };
@@ -642,11 +690,14 @@ struct AssignLayoutsPass
     kernel->setAttr(
         "tessel.num_waves",
         IntegerAttr::get(IntegerType::get(kernel.getContext(), 32), numWaves));
-    // Eight elements per lane: 16 bytes of bf16, the widest vector access.
+    // Up to 16 bytes of a 2-byte type per lane by default (two 16-byte
+    // accesses of f32); loads and stores of 1-byte types ask for 16 of
+    // their own (hintAccesses).
     LayoutAssigner assigner(kernel.getContext(), info, numWaves,
                             info.maxVectorBytes() / 2);
     if (failed(assigner.planDots(kernel)))
       return failure();
+    assigner.hintAccesses(kernel);
     assigner.collectHints(kernel);
     assigner.process(kernel.getBody().front());
     return checkTiles(kernel, [&](Operation *op, RankedTensorType type) {

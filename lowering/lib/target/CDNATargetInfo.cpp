@@ -34,6 +34,7 @@ public:
   StringRef features() const override { return ""; }
   unsigned waveSize() const override { return 64; }
   unsigned maxVectorBytes() const override { return 16; }
+  bool supportsBoundedBufferLoads() const override { return true; }
   unsigned maxWorkgroupSize() const override { return 1024; }
   unsigned registersPerLane() const override { return 512; }
   unsigned ldsBytesPerWorkgroup() const override {

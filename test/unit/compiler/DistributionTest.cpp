@@ -542,6 +542,118 @@ INSTANTIATE_TEST_SUITE_P(Targets, Distribution,
                          ::testing::Values("gfx942", "gfx950", "sm_90"));
 
 //===----------------------------------------------------------------------===//
+// Masked tails: a load masked by `offsets < n` over a 1024-element tile
+// (bounds-checked buffer loads on gfx942/gfx950, predicated loads on
+// sm_90), and a mask that is not such a bound (predicated everywhere).
+//===----------------------------------------------------------------------===//
+
+struct TailCase {
+  const char *elem; // "i8", "fp8", "bf16" or "f32"
+  int32_t n;
+  const char *pred; // "slt": offsets < n; "sge": offsets >= n (not a bound)
+};
+
+/// The tile element type of `elem` on `target` (fp8 follows the target).
+std::string tileElem(const std::string &elem, const std::string &target) {
+  if (elem == "fp8")
+    return target == "gfx942" ? "f8E4M3FNUZ" : "f8E4M3FN";
+  return elem;
+}
+
+unsigned elemBytes(const std::string &elem) {
+  return elem == "f32" ? 4 : elem == "bf16" ? 2 : 1;
+}
+
+class MaskedTail
+    : public ::testing::TestWithParam<std::tuple<std::string, TailCase>> {};
+
+// y[i] = x[i] where the mask holds (a masked copy; y keeps its bytes
+// elsewhere), and z[i] = the loaded value everywhere (0 where the mask
+// fails: the load's result without `other`).
+TEST_P(MaskedTail, CopiesEveryElementAndZeroesTheRest) {
+  auto [target, tc] = GetParam();
+  std::string T = tileElem(tc.elem, target);
+  std::string P = "!tile.ptr<" + T + ">";
+  std::string V = "tensor<1024x" + T + ">";
+  std::string src = R"(
+tile.kernel @k(%x: )" +
+                    P + R"( {tile.divisibility = 16 : i64},
+               %y: )" +
+                    P + R"( {tile.divisibility = 16 : i64},
+               %z: )" +
+                    P + R"( {tile.divisibility = 16 : i64}, %n: i32) {
+  %r = tile.range 0 to 1024 : tensor<1024xi32>
+  %nv = tile.splat %n : i32 -> tensor<1024xi32>
+  %m = arith.cmpi )" +
+                    tc.pred + R"(, %r, %nv : tensor<1024xi32>
+  %v = tile.load %x[%r] mask(%m : tensor<1024xi1>) : )" +
+                    P + R"(, tensor<1024xi32> -> )" + V + R"(
+  tile.store %v, %y[%r] mask(%m : tensor<1024xi1>) : )" +
+                    V + ", " + P + R"(, tensor<1024xi32>
+  tile.store %v, %z[%r] : )" +
+                    V + ", " + P + R"(, tensor<1024xi32>
+  tile.return
+})";
+  Compiled c = compile(src, target);
+  const unsigned eb = elemBytes(tc.elem);
+  const size_t bytes = 1024 * eb;
+  std::mt19937 rng(tc.n + 7);
+  std::vector<uint8_t> x(bytes), y(bytes, 0xA5), z(bytes, 0xA5);
+  for (uint8_t &b : x)
+    b = uint8_t(rng());
+  run(c, "k", 1,
+      {emu::KernelArg::buffer(x.data(), 1024),
+       emu::KernelArg::buffer(y.data(), 1024),
+       emu::KernelArg::buffer(z.data(), 1024), emu::KernelArg::i32(tc.n)});
+  for (int32_t i = 0; i < 1024; ++i) {
+    bool kept = std::string(tc.pred) == "slt" ? i < tc.n : i >= tc.n;
+    for (unsigned k = 0; k < eb; ++k) {
+      size_t at = size_t(i) * eb + k;
+      ASSERT_EQ(y[at], kept ? x[at] : 0xA5)
+          << "y, element " << i << " byte " << k << " (n = " << tc.n << ")";
+      ASSERT_EQ(z[at], kept ? x[at] : 0)
+          << "z, element " << i << " byte " << k << " (n = " << tc.n << ")";
+    }
+  }
+}
+
+const TailCase tailCases[] = {
+    {"i8", 1000, "slt"},
+    {"i8", 1001, "slt"},
+    {"i8", 1023, "slt"},
+    {"i8", 1024, "slt"},
+    {"i8", 0, "slt"},
+    {"i8", -5, "slt"},
+    {"i8", 3, "slt"},
+    {"fp8", 1000, "slt"},
+    {"fp8", 1001, "slt"},
+    {"fp8", 1022, "slt"},
+    {"fp8", 1023, "slt"},
+    {"f32", 1000, "slt"},
+    {"f32", 1001, "slt"},
+    {"f32", 1023, "slt"},
+    {"f32", 1024, "slt"},
+    {"bf16", 1001, "slt"},
+    {"bf16", 1022, "slt"},
+    {"bf16", 1023, "slt"},
+    // Not a bound: the predicated path, on every target.
+    {"i8", 1001, "sge"},
+    {"fp8", 517, "sge"},
+    {"f32", 1001, "sge"},
+};
+
+INSTANTIATE_TEST_SUITE_P(
+    Targets, MaskedTail,
+    ::testing::Combine(::testing::Values("gfx942", "gfx950", "sm_90"),
+                       ::testing::ValuesIn(tailCases)),
+    [](const auto &info) {
+      const TailCase &tc = std::get<1>(info.param);
+      std::string n =
+          tc.n < 0 ? "m" + std::to_string(-tc.n) : std::to_string(tc.n);
+      return std::get<0>(info.param) + "_" + tc.elem + "_" + tc.pred + "_" + n;
+    });
+
+//===----------------------------------------------------------------------===//
 // Matrix-instruction layouts (AMD): the accumulator and operand encodings
 // distributed through their linear layouts.
 //===----------------------------------------------------------------------===//

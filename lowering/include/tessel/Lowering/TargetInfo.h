@@ -70,6 +70,11 @@ public:
   virtual unsigned waveSize() const = 0;
   /// Widest per-lane global load/store in bytes.
   virtual unsigned maxVectorBytes() const = 0;
+  /// Whether global loads can go through a buffer resource whose
+  /// `num_records` the hardware checks: out-of-range dwords read 0, with no
+  /// branch or select (AMD raw buffer loads). A load masked by
+  /// `offsets < bound` then needs no per-element predication.
+  virtual bool supportsBoundedBufferLoads() const { return false; }
   /// Maximum threads in a workgroup.
   virtual unsigned maxWorkgroupSize() const = 0;
   /// 32-bit registers one lane can hold: 512 on CDNA3/4 (256 arch VGPRs

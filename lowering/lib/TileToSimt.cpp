@@ -99,10 +99,10 @@ struct LoweringState {
     int64_t offset = ks.ldsLayout ? ks.ldsLayout->offsetOf(op) : -1;
     if (offset < 0 || !ks.ldsBuffer)
       return op->emitError("no LDS was allocated for this op");
-    auto type =
-        MemRefType::get({numElems}, elem, AffineMap(),
-                        gpu::AddressSpaceAttr::get(
-                            op->getContext(), gpu::AddressSpace::Workgroup));
+    auto type = MemRefType::get(
+        {numElems}, elem, AffineMap(),
+        gpu::AddressSpaceAttr::get(op->getContext(),
+                                   gpu::AddressSpace::Workgroup));
     Value at = arith::ConstantIndexOp::create(b, op->getLoc(), offset);
     return memref::ViewOp::create(b, op->getLoc(), type, ks.ldsBuffer, at,
                                   ValueRange{})
@@ -386,8 +386,8 @@ FailureOr<ConversionPlan> conversionPlan(Operation *op,
   auto layouts = conversionLayouts(op, &err);
   if (failed(layouts))
     return op->emitError("cannot convert between these layouts: ") << err;
-  Type elem =
-      cast<RankedTensorType>(op->getResult(0).getType()).getElementType();
+  Type elem = cast<RankedTensorType>(op->getResult(0).getType())
+                  .getElementType();
   auto plan = planConversion(layouts->first, layouts->second,
                              ldsElemBytes(elem), target, &err);
   if (failed(plan))
@@ -422,8 +422,9 @@ template <typename Op> struct RelayoutPattern : public TilePattern<Op> {
     KernelState &ks = this->state.of(op);
     Value buffer;
     if (plan->kind == ConversionPlan::Kind::Lds) {
-      auto view = this->state.lds(
-          rewriter, op, ldsType(op.getType().getElementType()), plan->numElems);
+      auto view = this->state.lds(rewriter, op,
+                                  ldsType(op.getType().getElementType()),
+                                  plan->numElems);
       if (failed(view))
         return failure();
       buffer = *view;
@@ -554,8 +555,7 @@ struct LoadPattern : public TilePattern<LoadOp> {
     if (op.getMask())
       maskInfo = ks.axis->get(op.getMask());
     AccessPlan plan = planAccess(
-        *l, offInfo, maskInfo ? &*maskInfo : nullptr,
-        std::max(1u, stored.getIntOrFloatBitWidth() / 8),
+        *l, offInfo, maskInfo ? &*maskInfo : nullptr, std::max(1u, stored.getIntOrFloatBitWidth() / 8),
         state.target->maxVectorBytes(), pointerAlignment(adaptor.getPtr()));
     auto vt = cast<VectorType>(getTypeConverter()->convertType(op.getType()));
     Value other = adaptor.getOther();
@@ -1189,13 +1189,14 @@ struct ConvertTileToSimtPass
 
     RewritePatternSet patterns(ctx);
     patterns.add<ElementwisePattern>(tc, ctx);
-    patterns.add<GridIndexPattern<ProgramIdOp, gpu::BlockIdOp>,
-                 GridIndexPattern<NumProgramsOp, gpu::GridDimOp>, RangePattern,
-                 SplatPattern, BroadcastPattern, ExpandDimsPattern,
-                 RelayoutPattern<ConvertLayoutOp>, RelayoutPattern<ReshapeOp>,
-                 RelayoutPattern<TransposeOp>, PtrCastPattern, LoadPattern,
-                 StorePattern, AtomicRMWPattern, ReducePattern, ScanPattern>(
-        tc, ctx, state);
+    patterns
+        .add<GridIndexPattern<ProgramIdOp, gpu::BlockIdOp>,
+             GridIndexPattern<NumProgramsOp, gpu::GridDimOp>, RangePattern,
+             SplatPattern, BroadcastPattern, ExpandDimsPattern,
+             RelayoutPattern<ConvertLayoutOp>, RelayoutPattern<ReshapeOp>,
+             RelayoutPattern<TransposeOp>, PtrCastPattern, LoadPattern,
+             StorePattern, AtomicRMWPattern, ReducePattern, ScanPattern>(
+            tc, ctx, state);
     populateDotToSimtPatterns(tc, patterns, *info);
     scf::populateSCFStructuralTypeConversionsAndLegality(tc, patterns, ct);
     if (failed(applyPartialConversion(module, ct, std::move(patterns))))
@@ -1273,8 +1274,9 @@ struct ConvertTileToSimtPass
         b, loc, tid, i32Const(b, loc, llvm::Log2_32(info.waveSize())));
 
     // One LDS buffer for the kernel, laid out by liveness.
-    auto layout = LdsAllocation::compute(
-        func, info, [&](Operation *op) { return ldsNeed(op, info); });
+    auto layout = LdsAllocation::compute(func, info, [&](Operation *op) {
+      return ldsNeed(op, info);
+    });
     if (failed(layout))
       return failure();
     if (layout->totalBytes() > 0) {
@@ -1285,8 +1287,8 @@ struct ConvertTileToSimtPass
                           workgroup),
           loc);
       // 16-byte accesses need a 16-byte aligned base.
-      func.setWorkgroupAttributionAttr(0, LLVM::LLVMDialect::getAlignAttrName(),
-                                       b.getI64IntegerAttr(16));
+      func.setWorkgroupAttributionAttr(
+          0, LLVM::LLVMDialect::getAlignAttrName(), b.getI64IntegerAttr(16));
     }
     ks.ldsLayout = std::move(*layout);
     kernel.erase();

@@ -21,7 +21,7 @@ using namespace tessel;
 
 namespace {
 
-/// The f16 instruction Hopper's fp8 tiles run as.
+/// The f16 instruction Hopper's fp8 tiles run as, and the bf16 one.
 constexpr const char *kF16Mnemonic =
     "mma.sync.aligned.m16n8k16.row.col.f32.f16.f16.f32";
 constexpr const char *kBf16Mnemonic =
@@ -91,8 +91,9 @@ Value mma16816(OpBuilder &b, Location loc, NVVM::MMATypes type,
 } // namespace
 
 SmallVector<MatrixInstr> hopper::mmaSyncInstrs(MLIRContext *ctx) {
+  Type bf16 = BFloat16Type::get(ctx);
   return {make(32, Float8E4M3FNType::get(ctx), kF16Mnemonic),
-          make(16, BFloat16Type::get(ctx), kBf16Mnemonic)};
+          make(32, bf16, kBf16Mnemonic), make(16, bf16, kBf16Mnemonic)};
 }
 
 Attribute hopper::mmaSyncAccEncoding(MLIRContext *ctx, const MatrixInstr &instr,
@@ -147,27 +148,29 @@ Value hopper::emitMmaSync(OpBuilder &b, Location loc, const MatrixInstr &instr,
                           Value a, Value bv, Value acc) {
   SmallVector<Value> pa = registerPairs(b, loc, a),
                      pb = registerPairs(b, loc, bv);
-  if (!runsAsF16(instr))
-    return mma16816(b, loc, NVVM::MMATypes::bf16, pa, pb, acc);
+  NVVM::MMATypes type =
+      runsAsF16(instr) ? NVVM::MMATypes::f16 : NVVM::MMATypes::bf16;
+  if (instr.k == 16)
+    return mma16816(b, loc, type, pa, pb, acc);
   for (unsigned j = 0; j < 2; ++j) {
-    F16Registers r = fp8TileAsF16(j);
+    K16Registers r = k32TileAsK16(j);
     SmallVector<Value> a16, b16;
     for (unsigned p : r.a)
       a16.push_back(pa[p]);
     for (unsigned p : r.b)
       b16.push_back(pb[p]);
-    acc = mma16816(b, loc, NVVM::MMATypes::f16, a16, b16, acc);
+    acc = mma16816(b, loc, type, a16, b16, acc);
   }
   return acc;
 }
 
-hopper::F16Registers hopper::fp8TileAsF16(unsigned j) {
+hopper::K16Registers hopper::k32TileAsK16(unsigned j) {
   // The m16n8k32 8-bit fragment has A registers (row g, k 4t..4t+3),
   // (row g+8, same k), then the same two at k + 16; B registers (k 4t..4t+3)
   // and (k 16+4t..). Instruction j reads 8-bit A registers 2j (row g) and
   // 2j+1 (row g+8) and B register j: their low pairs (k 4t, 4t+1) as its
   // k 2t, 2t+1 and their high pairs (k 4t+2, 4t+3) as its k 8+2t, 9+2t, in
-  // A and B alike. f16 A registers are (row g, k lo), (row g+8, k lo),
+  // A and B alike. m16n8k16 A registers are (row g, k lo), (row g+8, k lo),
   // (row g, k hi), (row g+8, k hi); B registers (k lo), (k hi).
   unsigned rowG = 2 * j, rowG8 = 2 * j + 1;
   return {{2 * rowG, 2 * rowG8, 2 * rowG + 1, 2 * rowG8 + 1},

@@ -5,23 +5,27 @@
 // not apply. The accumulator is `#tile.nv_mma` version 2; operands are
 // `#tile.dot_operand` of it, fed from registers.
 //
-//  - bf16 x bf16 -> f32: `mma.sync.aligned.m16n8k16.row.col.f32.bf16.bf16.f32`
-//    (nvvm.mma.sync), one per 16x8x16 tile.
+// Every instruction is a 16-bit `mma.sync.aligned.m16n8k16.row.col.f32`:
+//  - bf16 x bf16 -> f32 runs as `...f32.bf16.bf16.f32` (nvvm.mma.sync);
 //  - e4m3fn x e4m3fn -> f32: Hopper's dense e4m3 mma.sync is emulated (each
 //    call converts both operands to f16 and issues two f16 HMMA), so the
-//    operands are converted to f16 once per dot and each 16x8x32 tile runs
-//    as two `mma.sync.aligned.m16n8k16.row.col.f32.f16.f16.f32`. The fp8
-//    operands keep the 8-bit m16n8k32 fragment layout (four consecutive K
-//    bytes per 32-bit register, so 4-byte loads); the two f16 instructions
-//    of a tile read the converted halves of those registers, which
-//    multiplies A and B under one K permutation and leaves the sum as it is.
+//    operands are converted to f16 once per dot and run as
+//    `...f32.f16.f16.f32`.
 //
-// The conversion happens in the dot lowering (emitMatrixOperandConversion)
-// rather than as an arith.extf inserted by layout assignment: an f16 tensor
-// in the 8-bit fragment layout is a dot_operand no f16 instruction reads
-// natively, and the K permutation that makes it one is a fact of these
-// instructions, which belongs to the target, not to the layout planner.
-// Converting a whole operand vector once per dot still converts each
+// Tiles of K = 32 keep the operands in the 8-bit m16n8k32 fragment layout:
+// four consecutive K elements per lane and row (4-byte fp8 loads, 8-byte
+// bf16 loads, where the native 16-bit fragment has two). Such a tile runs as
+// two m16n8k16 that read the halves of those registers; A and B then go
+// through one K permutation, which leaves the sum as it is
+// (k32TileAsK16). bf16 dots whose K is not a multiple of 32 use the native
+// 16x8x16 tile.
+//
+// The fp8 conversion happens in the dot lowering (emitMatrixOperandConversion)
+// rather than as an arith.extf inserted by layout assignment: the f16 values
+// stay in the 8-bit fragment layout, which no f16 instruction reads
+// natively, and the K permutation that makes them readable is a fact of
+// these instructions, which belongs to the target, not to the layout
+// planner. Converting a whole operand vector once per dot converts each
 // loaded element exactly once when, as in the GEMM kernels, every loaded
 // operand feeds one dot.
 //
@@ -37,8 +41,8 @@
 
 namespace tessel::hopper {
 
-/// The mma.sync instructions of tile.dot, in order of preference: fp8 (as
-/// f16 after conversion, K = 32 per tile) and bf16 (K = 16).
+/// The mma.sync tiles of tile.dot, in order of preference: fp8 16x8x32 (as
+/// f16 after conversion), bf16 16x8x32, bf16 16x8x16.
 llvm::SmallVector<MatrixInstr> mmaSyncInstrs(mlir::MLIRContext *ctx);
 
 /// `#tile.nv_mma<{version = 2, instrShape = [16, 8, K], wavesPerCTA =
@@ -48,14 +52,14 @@ mlir::Attribute mmaSyncAccEncoding(mlir::MLIRContext *ctx,
                                    const MatrixInstr &instr, unsigned wavesM,
                                    unsigned wavesN);
 
-/// `#tile.dot_operand` of `acc` with kWidth = the elements of one 32-bit
-/// fragment register (K / 8).
+/// `#tile.dot_operand` of `acc` with kWidth = K / 8: the elements of one
+/// 32-bit register of the m16n8k<K> fragment of 8-bit (K = 32) or 16-bit
+/// (K = 16) elements.
 mlir::Attribute mmaSyncOperandEncoding(mlir::Attribute acc, unsigned opIdx,
                                        const MatrixInstr &instr);
 
-/// The instruction of a version-2 `#tile.nv_mma` accumulator with
-/// `operandType` operands; fails with the reason (naming `target`) in
-/// `why`.
+/// The tile of a version-2 `#tile.nv_mma` accumulator with `operandType`
+/// operands; fails with the reason (naming `target`) in `why`.
 llvm::FailureOr<MatrixInstr> mmaSyncInstrOf(llvm::StringRef target,
                                             mlir::Attribute acc,
                                             mlir::Type operandType,
@@ -67,15 +71,16 @@ mlir::Value convertMmaSyncOperand(mlir::OpBuilder &b, mlir::Location loc,
                                   const MatrixInstr &instr,
                                   mlir::Value operand);
 
-/// The registers f16 instruction `j` (0 or 1) of a converted 16x8x32 fp8
-/// tile reads. Register pair p of an operand is its fragment elements 2p and
-/// 2p+1 (the low or high half of 8-bit register p / 2, converted): `a` lists
-/// the pairs of the instruction's A registers a0..a3, `b` those of b0..b1.
-struct F16Registers {
+/// The registers m16n8k16 `j` (0 or 1) of a 16x8x32 tile of 16-bit values
+/// in the 8-bit fragment layout reads. Register pair p of an operand is its
+/// fragment elements 2p and 2p+1 (the low or high half of 8-bit register
+/// p / 2): `a` lists the pairs of the instruction's A registers a0..a3, `b`
+/// those of b0..b1.
+struct K16Registers {
   std::array<unsigned, 4> a;
   std::array<unsigned, 2> b;
 };
-F16Registers fp8TileAsF16(unsigned j);
+K16Registers k32TileAsK16(unsigned j);
 
 /// `acc + a * b` for one tile: `a` and `b` in fragment register order (after
 /// convertMmaSyncOperand), `acc` a vector<4xf32>.

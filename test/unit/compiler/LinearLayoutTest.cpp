@@ -922,33 +922,35 @@ TEST_F(LinearLayoutConversions, MmaSyncWavesAndRepeats) {
 }
 
 // The layouts the dot planner gets from both Hopper targets (accumulator
-// and operand encodings of each mma.sync instruction) are the PTX fragments:
-// bf16 uses the 16-bit m16n8k16 figures, e4m3 the 8-bit m16n8k32 ones.
+// and operand encodings of each mma.sync tile) are the PTX fragments: the
+// 16x8x16 bf16 tile uses the 16-bit m16n8k16 figures, the 16x8x32 tiles (fp8
+// and bf16) the 8-bit m16n8k32 ones.
 TEST_F(LinearLayoutConversions, HopperDotLayoutsArePtxFragments) {
   for (const char *chip : {"sm_90", "sm_90a"}) {
     SCOPED_TRACE(chip);
     auto info = tessel::TargetInfo::create(chip);
     auto instrs = info->matrixInstrs(&ctx);
-    ASSERT_EQ(instrs.size(), 2u);
+    ASSERT_EQ(instrs.size(), 3u);
     for (const tessel::MatrixInstr &i : instrs) {
       SCOPED_TRACE(i.mnemonic);
-      bool fp8 = isa<Float8E4M3FNType>(i.operandType);
+      bool k32 = i.k == 32;
       Attribute acc = info->matrixAccEncoding(&ctx, i, 1, 1, true);
       int k = i.k;
       expectFragment(convert({16, 8}, acc), ptxAccC, 4, 16, 8);
       expectFragment(convert({16, k}, info->matrixOperandEncoding(acc, 0, i)),
-                     fp8 ? ptxE4m3A : ptxF16A, 16 * k / 32, 16, k);
+                     k32 ? ptxE4m3A : ptxF16A, 16 * k / 32, 16, k);
       expectFragment(convert({k, 8}, info->matrixOperandEncoding(acc, 1, i)),
-                     fp8 ? ptxE4m3B : ptxF16B, k * 8 / 32, k, 8);
+                     k32 ? ptxE4m3B : ptxF16B, k * 8 / 32, k, 8);
     }
   }
 }
 
-// Hopper runs a 16x8x32 e4m3 tile as two f16 m16n8k16 instructions on the
-// converted 8-bit fragments (tessel::hopper::fp8TileAsF16). Executing them
-// as the PTX fragments say gives A * B exactly: both instructions together
-// read every element of A and B once, under one K order for A and B.
-TEST_F(LinearLayoutConversions, HopperFp8TileRunsAsTwoF16Instructions) {
+// Hopper runs a 16x8x32 tile (e4m3 converted to f16, or bf16) held in the
+// 8-bit fragment layout as two 16-bit m16n8k16 instructions
+// (tessel::hopper::k32TileAsK16). Executing them as the PTX fragments say
+// gives A * B exactly: both instructions together read every element of A
+// and B once, under one K order for A and B.
+TEST_F(LinearLayoutConversions, HopperK32TileRunsAsTwoK16Instructions) {
   std::mt19937 rng(7);
   std::uniform_int_distribution<int> val(-8, 8);
   int a[16][32], b[32][8], want[16][8] = {}, got[16][8] = {};
@@ -963,7 +965,7 @@ TEST_F(LinearLayoutConversions, HopperFp8TileRunsAsTwoF16Instructions) {
       for (int k = 0; k < 32; ++k)
         want[r][c] += a[r][k] * b[k][c];
   for (unsigned j = 0; j < 2; ++j) {
-    tessel::hopper::F16Registers regs = tessel::hopper::fp8TileAsF16(j);
+    tessel::hopper::K16Registers regs = tessel::hopper::k32TileAsK16(j);
     // The instruction's own A [16, 16] and B [16, 8], filled from what each
     // lane hands it; every element exactly once.
     int ia[16][16], ib[16][8], seenA[16][16] = {}, seenB[16][8] = {};

@@ -108,11 +108,17 @@ TEST_F(MatrixInstrTest, HopperSelectsMmaSync) {
     EXPECT_EQ(f->operandType, fn);
     EXPECT_EQ(f->mnemonic, "mma.sync.aligned.m16n8k16.row.col.f32.f16.f16.f32");
     EXPECT_EQ(f->mnemonic.find("e4m3"), std::string::npos);
+    // bf16 prefers the 16x8x32 tile (two m16n8k16, 8-byte operand runs)
+    // and takes the native 16x8x16 one where K is not a multiple of 32.
+    auto b32 = info->selectMatrixInstr(bf16, bf16, f32, 64, 64, 32, &why);
+    ASSERT_TRUE(succeeded(b32)) << why;
+    EXPECT_EQ(b32->k, 32u);
     auto b = info->selectMatrixInstr(bf16, bf16, f32, 16, 8, 16, &why);
     ASSERT_TRUE(succeeded(b)) << why;
     EXPECT_EQ(b->k, 16u);
-    EXPECT_EQ(b->mnemonic,
-              "mma.sync.aligned.m16n8k16.row.col.f32.bf16.bf16.f32");
+    for (const MatrixInstr &i : {*b32, *b})
+      EXPECT_EQ(i.mnemonic,
+                "mma.sync.aligned.m16n8k16.row.col.f32.bf16.bf16.f32");
     for (const MatrixInstr &i : info->matrixInstrs(&ctx)) {
       // A [16, K] over 32 lanes: 4 lanes share a row, each holds two rows.
       EXPECT_EQ(i.m * i.k, 32 * 2 * i.kPerLane);
@@ -134,7 +140,8 @@ TEST_F(MatrixInstrTest, HopperRejectsWhatMmaSyncDoesNotServe) {
   EXPECT_TRUE(failed(info->selectMatrixInstr(fn, fn, f32, 64, 64, 16, &why)));
   EXPECT_NE(why.find("supported shapes are 16x8x32"), std::string::npos) << why;
   EXPECT_TRUE(failed(info->selectMatrixInstr(bf16, bf16, f32, 8, 8, 16, &why)));
-  EXPECT_NE(why.find("16x8x16"), std::string::npos) << why;
+  EXPECT_NE(why.find("supported shapes are 16x8x32 16x8x16"), std::string::npos)
+      << why;
   EXPECT_TRUE(
       failed(info->selectMatrixInstr(bf16, bf16, f32, 16, 4, 16, &why)));
   EXPECT_TRUE(
@@ -212,6 +219,14 @@ TEST_F(MatrixInstrTest, HopperAccumulatorMustBeMmaSync) {
   EXPECT_NE(why.find("no mma.sync of sm_90 has shape 16x8x16 with f8E4M3FN"),
             std::string::npos)
       << why;
+  // The 16x8x32 accumulator serves both fp8 and bf16, as different tiles.
+  auto fp8 = info->selectMatrixInstr(fn, fn, f32, 16, 8, 32, nullptr);
+  ASSERT_TRUE(succeeded(fp8));
+  Attribute acc32 = info->matrixAccEncoding(&ctx, *fp8, 1, 1, false);
+  auto asBf16 = info->matrixInstrOf(acc32, bf16, &why);
+  ASSERT_TRUE(succeeded(asBf16)) << why;
+  EXPECT_EQ(asBf16->operandType, bf16);
+  EXPECT_EQ(asBf16->k, 32u);
   Attribute wgmma = tile::NvMmaLayoutAttr::get(&ctx, 3, {64, 64, 32}, {4, 1});
   EXPECT_TRUE(failed(info->matrixInstrOf(wgmma, fn, &why)));
   EXPECT_NE(why.find("version 3 is not an mma.sync"), std::string::npos) << why;

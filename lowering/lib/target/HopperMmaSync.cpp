@@ -91,8 +91,8 @@ Value mma16816(OpBuilder &b, Location loc, NVVM::MMATypes type,
 } // namespace
 
 SmallVector<MatrixInstr> hopper::mmaSyncInstrs(MLIRContext *ctx) {
-  Type bf16 = BFloat16Type::get(ctx);
-  return {make(32, Float8E4M3FNType::get(ctx), kF16Mnemonic),
+  Type bf16 = BFloat16Type::get(ctx), fp8 = Float8E4M3FNType::get(ctx);
+  return {make(32, fp8, kF16Mnemonic), make(16, fp8, kF16Mnemonic),
           make(32, bf16, kBf16Mnemonic), make(16, bf16, kBf16Mnemonic)};
 }
 

@@ -17,8 +17,8 @@
 // bf16 loads, where the native 16-bit fragment has two). Such a tile runs as
 // two m16n8k16 that read the halves of those registers; A and B then go
 // through one K permutation, which leaves the sum as it is
-// (k32TileAsK16). bf16 dots whose K is not a multiple of 32 use the native
-// 16x8x16 tile.
+// (k32TileAsK16). Dots whose K is not a multiple of 32 use the native
+// 16x8x16 tile (fp8 in the 16-bit fragment layout, two bytes per run).
 //
 // The fp8 conversion happens in the dot lowering (emitMatrixOperandConversion)
 // rather than as an arith.extf inserted by layout assignment: the f16 values
@@ -41,8 +41,8 @@
 
 namespace tessel::hopper {
 
-/// The mma.sync tiles of tile.dot, in order of preference: fp8 16x8x32 (as
-/// f16 after conversion), bf16 16x8x32, bf16 16x8x16.
+/// The mma.sync tiles of tile.dot, in order of preference: fp8 (as f16
+/// after conversion) 16x8x32 and 16x8x16, then bf16 16x8x32 and 16x8x16.
 llvm::SmallVector<MatrixInstr> mmaSyncInstrs(mlir::MLIRContext *ctx);
 
 /// `#tile.nv_mma<{version = 2, instrShape = [16, 8, K], wavesPerCTA =

@@ -108,6 +108,11 @@ TEST_F(MatrixInstrTest, HopperSelectsMmaSync) {
     EXPECT_EQ(f->operandType, fn);
     EXPECT_EQ(f->mnemonic, "mma.sync.aligned.m16n8k16.row.col.f32.f16.f16.f32");
     EXPECT_EQ(f->mnemonic.find("e4m3"), std::string::npos);
+    // K = 16 takes the 16x8x16 fp8 tile, run as one f16 instruction.
+    auto f16 = info->selectMatrixInstr(fn, fn, f32, 16, 8, 16, &why);
+    ASSERT_TRUE(succeeded(f16)) << why;
+    EXPECT_EQ(f16->k, 16u);
+    EXPECT_EQ(f16->mnemonic, f->mnemonic);
     // bf16 prefers the 16x8x32 tile (two m16n8k16, 8-byte operand runs)
     // and takes the native 16x8x16 one where K is not a multiple of 32.
     auto b32 = info->selectMatrixInstr(bf16, bf16, f32, 64, 64, 32, &why);
@@ -136,9 +141,12 @@ TEST_F(MatrixInstrTest, HopperRejectsWhatMmaSyncDoesNotServe) {
   EXPECT_NE(why.find("no matrix instruction of sm_90 takes f8E4M3FNUZ"),
             std::string::npos)
       << why;
-  // fp8 tiles need K a multiple of 32, N of 8, M of 16.
-  EXPECT_TRUE(failed(info->selectMatrixInstr(fn, fn, f32, 64, 64, 16, &why)));
-  EXPECT_NE(why.find("supported shapes are 16x8x32"), std::string::npos) << why;
+  // Tiles need K a multiple of 16, N of 8, M of 16.
+  EXPECT_TRUE(failed(info->selectMatrixInstr(fn, fn, f32, 64, 64, 8, &why)));
+  EXPECT_NE(why.find("for f8E4M3FN tiles 64x64x8 (MxNxK): supported shapes "
+                     "are 16x8x32 16x8x16"),
+            std::string::npos)
+      << why;
   EXPECT_TRUE(failed(info->selectMatrixInstr(bf16, bf16, f32, 8, 8, 16, &why)));
   EXPECT_NE(why.find("supported shapes are 16x8x32 16x8x16"), std::string::npos)
       << why;
@@ -207,19 +215,19 @@ TEST_F(MatrixInstrTest, HopperEncodingsRoundTrip) {
   }
 }
 
-// A Hopper dot refuses MFMA and wgmma accumulators, and an nv_mma tile of
-// another operand type, with the reason.
+// A Hopper dot refuses MFMA and wgmma accumulators, and an nv_mma tile for
+// an operand type it has no instruction for, with the reason.
 TEST_F(MatrixInstrTest, HopperAccumulatorMustBeMmaSync) {
   auto info = TargetInfo::create("sm_90");
   auto bf = info->selectMatrixInstr(bf16, bf16, f32, 16, 8, 16, nullptr);
   ASSERT_TRUE(succeeded(bf));
   Attribute acc = info->matrixAccEncoding(&ctx, *bf, 1, 1, false);
   std::string why;
-  EXPECT_TRUE(failed(info->matrixInstrOf(acc, fn, &why)));
-  EXPECT_NE(why.find("no mma.sync of sm_90 has shape 16x8x16 with f8E4M3FN"),
+  EXPECT_TRUE(failed(info->matrixInstrOf(acc, fnuz, &why)));
+  EXPECT_NE(why.find("no mma.sync of sm_90 has shape 16x8x16 with f8E4M3FNUZ"),
             std::string::npos)
       << why;
-  // The 16x8x32 accumulator serves both fp8 and bf16, as different tiles.
+  // The accumulator of a shape serves fp8 and bf16, as different tiles.
   auto fp8 = info->selectMatrixInstr(fn, fn, f32, 16, 8, 32, nullptr);
   ASSERT_TRUE(succeeded(fp8));
   Attribute acc32 = info->matrixAccEncoding(&ctx, *fp8, 1, 1, false);

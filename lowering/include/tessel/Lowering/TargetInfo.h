@@ -108,8 +108,10 @@ public:
                                                  std::string *why) const;
 
   /// The accumulator encoding of `instr` tiled over `wavesM` x `wavesN`
-  /// waves (`#tile.mfma` on CDNA). Null where the target has no matrix
-  /// instructions.
+  /// waves (`#tile.mfma` on CDNA, version-2 `#tile.nv_mma` for mma.sync).
+  /// `transposed` asks for consecutive N elements per lane; encodings
+  /// without a transposed form (mma.sync) ignore it. Null where the target
+  /// has no matrix instructions.
   virtual mlir::Attribute matrixAccEncoding(mlir::MLIRContext *ctx,
                                             const MatrixInstr &instr,
                                             unsigned wavesM, unsigned wavesN,

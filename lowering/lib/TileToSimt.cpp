@@ -1367,7 +1367,8 @@ struct ConvertTileToSimtPass
     ct.addIllegalDialect<TileDialect>();
     ct.addLegalDialect<gpu::GPUDialect, vector::VectorDialect,
                        memref::MemRefDialect, amdgpu::AMDGPUDialect,
-                       ROCDL::ROCDLDialect>();
+                       ROCDL::ROCDLDialect, NVVM::NVVMDialect,
+                       LLVM::LLVMDialect>();
     auto legalTypes = [&](Operation *op) { return tc.isLegal(op); };
     ct.addDynamicallyLegalDialect<arith::ArithDialect, math::MathDialect>(
         legalTypes);

@@ -75,8 +75,9 @@ const llvm::StringSet<> &amdOps() {
 
 const llvm::StringSet<> &nvidiaOps() {
   static const llvm::StringSet<> s = {
-      "gpu.shuffle",   "nvvm.shfl.sync",  "nvvm.vote.ballot.sync",
-      "nvvm.barrier0", "nvvm.inline_ptx", "llvm.inline_asm"};
+      "gpu.shuffle",   "nvvm.shfl.sync",   "nvvm.vote.ballot.sync",
+      "nvvm.barrier0", "nvvm.inline_ptx",  "llvm.inline_asm",
+      "nvvm.mma.sync", "llvm.extractvalue"};
   return s;
 }
 

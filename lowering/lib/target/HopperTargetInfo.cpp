@@ -7,6 +7,7 @@
 //
 //===----------------------------------------------------------------------===//
 
+#include "HopperMmaSync.h"
 #include "TargetInfoImpl.h"
 
 #include "mlir/Dialect/Arith/IR/Arith.h"
@@ -43,11 +44,35 @@ public:
     return Float8E4M3FNType::get(ctx);
   }
   double fp8Max() const override { return 448.0; }
-  // tile.dot lowers to wgmma later; until then no dot is served here, and
-  // the matrix-layout hooks keep their defaults.
-  SmallVector<MatrixInstr> matrixInstrs(MLIRContext *) const override {
-    return {};
+  //===--- mma.sync: tile.dot on both variants (HopperMmaSync.h) ----------===//
+  SmallVector<MatrixInstr> matrixInstrs(MLIRContext *ctx) const override {
+    return hopper::mmaSyncInstrs(ctx);
   }
+  Attribute matrixAccEncoding(MLIRContext *ctx, const MatrixInstr &instr,
+                              unsigned wavesM, unsigned wavesN,
+                              bool /*transposed*/) const override {
+    return hopper::mmaSyncAccEncoding(ctx, instr, wavesM, wavesN);
+  }
+  Attribute matrixOperandEncoding(Attribute acc, unsigned opIdx,
+                                  const MatrixInstr &instr) const override {
+    return hopper::mmaSyncOperandEncoding(acc, opIdx, instr);
+  }
+  FailureOr<MatrixInstr> matrixInstrOf(Attribute acc, Type operandType,
+                                       std::string *why) const override {
+    return hopper::mmaSyncInstrOf(name(), acc, operandType, why);
+  }
+  Value emitMatrixOperandConversion(OpBuilder &b, Location loc,
+                                    const MatrixInstr &instr,
+                                    Value operand) const override {
+    return hopper::convertMmaSyncOperand(b, loc, instr, operand);
+  }
+  Value emitMatrixInstr(OpBuilder &b, Location loc, const MatrixInstr &instr,
+                        Attribute /*accEncoding*/, Value a, Value bv,
+                        Value acc) const override {
+    return hopper::emitMmaSync(b, loc, instr, a, bv, acc);
+  }
+  //===--- end of mma.sync
+  //-------------------------------------------------===//
 
   Value emitLaneGroupReduce(OpBuilder &b, Location loc, Value v,
                             CombineKind kind, unsigned firstBit,

@@ -1,7 +1,8 @@
 //===- MatrixInstrTest.cpp - TargetInfo's matrix-instruction facts --------===//
 //
-// Checks the MFMA table of gfx942/gfx950 and the choice of instruction for a
-// dot, including the errors for what no instruction serves.
+// Checks the MFMA table of gfx942/gfx950, Hopper's mma.sync table, and the
+// choice of instruction for a dot, including the errors for what no instruction
+// serves.
 //
 //===----------------------------------------------------------------------===//
 
@@ -138,12 +139,70 @@ TEST_F(MatrixInstrTest, RejectsWhatNoInstructionServes) {
   EXPECT_NE(why.find("accumulates in f32"), std::string::npos) << why;
 }
 
-TEST_F(MatrixInstrTest, HopperHasNoDotYet) {
+// Both Hopper targets serve dots through mma.sync: e4m3fn as f16 m16n8k16
+// (the e4m3 form is emulated on Hopper) over 16x8x32 tiles, bf16 natively.
+TEST_F(MatrixInstrTest, HopperSelectsMmaSync) {
+  for (const char *chip : {"sm_90", "sm_90a"}) {
+    SCOPED_TRACE(chip);
+    auto info = TargetInfo::create(chip);
+    std::string why;
+    auto f = info->selectMatrixInstr(fn, fn, f32, 64, 64, 32, &why);
+    ASSERT_TRUE(succeeded(f)) << why;
+    EXPECT_EQ(f->m, 16u);
+    EXPECT_EQ(f->n, 8u);
+    EXPECT_EQ(f->k, 32u);
+    EXPECT_EQ(f->operandType, fn);
+    EXPECT_EQ(f->mnemonic, "mma.sync.aligned.m16n8k16.row.col.f32.f16.f16.f32");
+    EXPECT_EQ(f->mnemonic.find("e4m3"), std::string::npos);
+    // K = 16 takes the 16x8x16 fp8 tile, run as one f16 instruction.
+    auto f16 = info->selectMatrixInstr(fn, fn, f32, 16, 8, 16, &why);
+    ASSERT_TRUE(succeeded(f16)) << why;
+    EXPECT_EQ(f16->k, 16u);
+    EXPECT_EQ(f16->mnemonic, f->mnemonic);
+    // bf16 prefers the 16x8x32 tile (two m16n8k16, 8-byte operand runs)
+    // and takes the native 16x8x16 one where K is not a multiple of 32.
+    auto b32 = info->selectMatrixInstr(bf16, bf16, f32, 64, 64, 32, &why);
+    ASSERT_TRUE(succeeded(b32)) << why;
+    EXPECT_EQ(b32->k, 32u);
+    auto b = info->selectMatrixInstr(bf16, bf16, f32, 16, 8, 16, &why);
+    ASSERT_TRUE(succeeded(b)) << why;
+    EXPECT_EQ(b->k, 16u);
+    for (const MatrixInstr &i : {*b32, *b})
+      EXPECT_EQ(i.mnemonic,
+                "mma.sync.aligned.m16n8k16.row.col.f32.bf16.bf16.f32");
+    for (const MatrixInstr &i : info->matrixInstrs(&ctx)) {
+      // A [16, K] over 32 lanes: 4 lanes share a row, each holds two rows.
+      EXPECT_EQ(i.m * i.k, 32 * 2 * i.kPerLane);
+      EXPECT_EQ(i.accPerLane, i.m * i.n / 32);
+    }
+  }
+}
+
+TEST_F(MatrixInstrTest, HopperRejectsWhatMmaSyncDoesNotServe) {
   auto info = TargetInfo::create("sm_90");
-  EXPECT_TRUE(info->matrixInstrs(&ctx).empty());
   std::string why;
-  EXPECT_TRUE(failed(info->selectMatrixInstr(fn, fn, f32, 64, 64, 64, &why)));
-  EXPECT_NE(why.find("not lowered on sm_90"), std::string::npos) << why;
+  // gfx942's fp8 format has no NVIDIA instruction.
+  EXPECT_TRUE(
+      failed(info->selectMatrixInstr(fnuz, fnuz, f32, 64, 64, 32, &why)));
+  EXPECT_NE(why.find("no matrix instruction of sm_90 takes f8E4M3FNUZ"),
+            std::string::npos)
+      << why;
+  // Tiles need K a multiple of 16, N of 8, M of 16.
+  EXPECT_TRUE(failed(info->selectMatrixInstr(fn, fn, f32, 64, 64, 8, &why)));
+  EXPECT_NE(why.find("for f8E4M3FN tiles 64x64x8 (MxNxK): supported shapes "
+                     "are 16x8x32 16x8x16"),
+            std::string::npos)
+      << why;
+  EXPECT_TRUE(failed(info->selectMatrixInstr(bf16, bf16, f32, 8, 8, 16, &why)));
+  EXPECT_NE(why.find("supported shapes are 16x8x32 16x8x16"), std::string::npos)
+      << why;
+  EXPECT_TRUE(
+      failed(info->selectMatrixInstr(bf16, bf16, f32, 16, 4, 16, &why)));
+  EXPECT_TRUE(
+      failed(info->selectMatrixInstr(bf16, bf16, bf16, 16, 8, 16, &why)));
+  EXPECT_NE(why.find("accumulates in f32 on sm_90"), std::string::npos) << why;
+  EXPECT_TRUE(failed(info->selectMatrixInstr(bf16, fn, f32, 16, 8, 32, &why)));
+  EXPECT_NE(why.find("one element type"), std::string::npos) << why;
 }
 
 // Each instruction's accumulator encoding leads back to the instruction, and
@@ -177,6 +236,67 @@ TEST_F(MatrixInstrTest, EncodingsRoundTrip) {
   }
 }
 
+// Hopper's accumulators are version-2 #tile.nv_mma of the instruction's
+// 16x8xK tile, and its operands hold one 32-bit register's K elements
+// (K / 8) per kWidth, as the PTX fragments do.
+TEST_F(MatrixInstrTest, HopperEncodingsRoundTrip) {
+  for (const char *chip : {"sm_90", "sm_90a"}) {
+    auto info = TargetInfo::create(chip);
+    for (const MatrixInstr &i : info->matrixInstrs(&ctx)) {
+      Attribute acc = info->matrixAccEncoding(&ctx, i, 2, 2, true);
+      auto mma = dyn_cast_or_null<tile::NvMmaLayoutAttr>(acc);
+      ASSERT_TRUE(mma) << chip;
+      EXPECT_EQ(mma.getVersion(), 2u);
+      EXPECT_EQ(mma.getInstrShape(), ArrayRef<unsigned>({16, 8, i.k}));
+      EXPECT_EQ(mma.getWavesPerCTA(), ArrayRef<unsigned>({2, 2}));
+      std::string why;
+      auto back = info->matrixInstrOf(acc, i.operandType, &why);
+      ASSERT_TRUE(succeeded(back)) << why;
+      EXPECT_EQ(back->mnemonic, i.mnemonic);
+      for (unsigned op = 0; op < 2; ++op) {
+        auto enc = dyn_cast_or_null<tile::DotOperandLayoutAttr>(
+            info->matrixOperandEncoding(acc, op, i));
+        ASSERT_TRUE(enc);
+        EXPECT_EQ(enc.getOpIdx(), op);
+        EXPECT_EQ(enc.getParent(), acc);
+        EXPECT_EQ(enc.getKWidth(), i.k / 8);
+      }
+    }
+  }
+}
+
+// A Hopper dot refuses MFMA and wgmma accumulators, and an nv_mma tile for
+// an operand type it has no instruction for, with the reason.
+TEST_F(MatrixInstrTest, HopperAccumulatorMustBeMmaSync) {
+  auto info = TargetInfo::create("sm_90");
+  auto bf = info->selectMatrixInstr(bf16, bf16, f32, 16, 8, 16, nullptr);
+  ASSERT_TRUE(succeeded(bf));
+  Attribute acc = info->matrixAccEncoding(&ctx, *bf, 1, 1, false);
+  std::string why;
+  EXPECT_TRUE(failed(info->matrixInstrOf(acc, fnuz, &why)));
+  EXPECT_NE(why.find("no mma.sync of sm_90 has shape 16x8x16 with f8E4M3FNUZ"),
+            std::string::npos)
+      << why;
+  // The accumulator of a shape serves fp8 and bf16, as different tiles.
+  auto fp8 = info->selectMatrixInstr(fn, fn, f32, 16, 8, 32, nullptr);
+  ASSERT_TRUE(succeeded(fp8));
+  Attribute acc32 = info->matrixAccEncoding(&ctx, *fp8, 1, 1, false);
+  auto asBf16 = info->matrixInstrOf(acc32, bf16, &why);
+  ASSERT_TRUE(succeeded(asBf16)) << why;
+  EXPECT_EQ(asBf16->operandType, bf16);
+  EXPECT_EQ(asBf16->k, 32u);
+  Attribute wgmma = tile::NvMmaLayoutAttr::get(&ctx, 3, {64, 64, 32}, {4, 1});
+  EXPECT_TRUE(failed(info->matrixInstrOf(wgmma, fn, &why)));
+  EXPECT_NE(why.find("version 3 is not an mma.sync"), std::string::npos) << why;
+  auto g = TargetInfo::create("gfx950");
+  auto mfmaInstr = g->selectMatrixInstr(fn, fn, f32, 16, 16, 32, nullptr);
+  ASSERT_TRUE(succeeded(mfmaInstr));
+  Attribute mfma = g->matrixAccEncoding(&ctx, *mfmaInstr, 1, 1, false);
+  EXPECT_TRUE(failed(info->matrixInstrOf(mfma, fn, &why)));
+  EXPECT_NE(why.find("must have a #tile.nv_mma layout"), std::string::npos)
+      << why;
+}
+
 // An accumulator layout of the other chip, or of another operand type, is
 // refused with the reason.
 TEST_F(MatrixInstrTest, AccumulatorMustMatchTheChip) {
@@ -193,6 +313,8 @@ TEST_F(MatrixInstrTest, AccumulatorMustMatchTheChip) {
       << why;
   EXPECT_TRUE(
       failed(TargetInfo::create("sm_90")->matrixInstrOf(acc942, fn, &why)));
+  EXPECT_NE(why.find("must have a #tile.nv_mma layout"), std::string::npos)
+      << why;
 }
 
 } // namespace

@@ -1,0 +1,54 @@
+//===- SharedMemoryToSimt.h - Shared-memory tiles to SIMT IR ----*- C++ -*-===//
+//
+// The lowering of tile.local_alloc, tile.memdesc_index, tile.local_store,
+// tile.local_load, tile.async_copy_global_to_local, tile.async_commit_group
+// and tile.async_wait inside `convert-tile-to-simt`.
+//
+// A `!tile.memdesc` becomes an `index`: the byte offset of its tile in the
+// kernel's one LDS buffer (a local_alloc's offset is the LdsAllocation's; a
+// stage adds stage * stride). Accesses view the buffer there as a 1-D
+// workgroup memref and address it through the composition of the tensor's
+// distributed layout with the inverse of the shared layout (register, lane,
+// wave) -> element offset, vectorized to the longest run of registers with
+// consecutive offsets (up to 16 bytes). Tokens become i32 zeros.
+//
+// Barriers are inserted here, not written by kernel authors:
+//  - local_store (and local_alloc with an initial value): a workgroup
+//    barrier before the stores (earlier reads finish) and one after them
+//    (the data is visible to every wave);
+//  - async_copy_global_to_local: a barrier before the copy (earlier reads
+//    of the destination finish before it is overwritten);
+//  - async_wait: the target's wait, then a barrier (every lane's copies are
+//    visible);
+//  - local_load: none.
+//
+//===----------------------------------------------------------------------===//
+#ifndef TESSEL_LOWERING_SHAREDMEMORYTOSIMT_H
+#define TESSEL_LOWERING_SHAREDMEMORYTOSIMT_H
+
+#include "LdsAllocator.h"
+
+#include "mlir/Transforms/DialectConversion.h"
+
+namespace tessel {
+
+struct LoweringState;
+class TargetInfo;
+
+/// The LDS that a shared-memory op needs: a local_alloc's buffer (all its
+/// stages, each 16-byte aligned), live until the last use of the memdesc or
+/// of any view of it; nothing for other ops.
+mlir::FailureOr<LdsNeed> sharedMemoryLdsNeed(mlir::Operation *op,
+                                             const TargetInfo &target);
+/// True for values that alias an LDS buffer (memdescs), for the allocator.
+bool isSharedMemoryView(mlir::Value v);
+
+/// memdesc -> index, async token -> i32.
+void populateSharedMemoryTypeConversions(mlir::TypeConverter &tc);
+void populateSharedMemoryToSimtPatterns(const mlir::TypeConverter &tc,
+                                        mlir::RewritePatternSet &patterns,
+                                        LoweringState &state);
+
+} // namespace tessel
+
+#endif // TESSEL_LOWERING_SHAREDMEMORYTOSIMT_H

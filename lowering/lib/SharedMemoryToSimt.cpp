@@ -286,7 +286,9 @@ FailureOr<LdsNeed> tessel::sharedMemoryLdsNeed(Operation *op,
 }
 
 bool tessel::isSharedMemoryView(Value v) {
-  return isa<MemDescType>(v.getType());
+  // A token of an async copy stands for writes still in flight to the
+  // buffer: the buffer lives until the commit / wait that consumes it.
+  return isa<MemDescType, AsyncTokenType>(v.getType());
 }
 
 void tessel::populateSharedMemoryTypeConversions(TypeConverter &tc) {

@@ -40,7 +40,8 @@ class TargetInfo;
 /// of any view of it; nothing for other ops.
 mlir::FailureOr<LdsNeed> sharedMemoryLdsNeed(mlir::Operation *op,
                                              const TargetInfo &target);
-/// True for values that alias an LDS buffer (memdescs), for the allocator.
+/// True for values that keep an LDS buffer alive, for the allocator:
+/// memdescs (views of it) and async tokens (copies into it in flight).
 bool isSharedMemoryView(mlir::Value v);
 
 /// memdesc -> index, async token -> i32.

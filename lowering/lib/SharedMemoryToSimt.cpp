@@ -15,6 +15,7 @@
 
 #include "mlir/Dialect/Arith/IR/Arith.h"
 #include "mlir/Dialect/MemRef/IR/MemRef.h"
+#include "mlir/Dialect/SCF/IR/SCF.h"
 #include "mlir/Dialect/Vector/IR/VectorOps.h"
 #include "llvm/Support/MathExtras.h"
 
@@ -271,6 +272,110 @@ struct AsyncWaitPattern : public SharedPattern<AsyncWaitOp> {
 };
 
 } // namespace
+
+namespace {
+
+/// The memdesc values that are `alloc`'s buffer or a view of it: stages and
+/// loop-carried copies.
+SmallVector<Value> bufferValues(LocalAllocOp alloc) {
+  SmallVector<Value> out{alloc.getResult()};
+  for (unsigned i = 0; i < out.size(); ++i)
+    for (OpOperand &use : out[i].getUses()) {
+      Operation *user = use.getOwner();
+      auto add = [&](Value v) {
+        if (!llvm::is_contained(out, v))
+          out.push_back(v);
+      };
+      if (auto idx = dyn_cast<MemDescIndexOp>(user))
+        add(idx.getResult());
+      else if (auto forOp = dyn_cast<scf::ForOp>(user)) {
+        if (OpOperand *init = &use;
+            init->getOperandNumber() >= forOp.getNumControlOperands()) {
+          unsigned k = init->getOperandNumber() - forOp.getNumControlOperands();
+          add(forOp.getRegionIterArgs()[k]);
+          add(forOp.getResult(k));
+        }
+      } else if (auto yield = dyn_cast<scf::YieldOp>(user)) {
+        if (auto forOp = dyn_cast<scf::ForOp>(yield->getParentOp()))
+          add(forOp.getResult(use.getOperandNumber()));
+      }
+    }
+  return out;
+}
+
+/// The tensor types that access the buffer: what local_store, local_load,
+/// async copies and the alloc's initial value hold in registers.
+SmallVector<RankedTensorType> accessTypes(LocalAllocOp alloc,
+                                          ArrayRef<Value> values) {
+  SmallVector<RankedTensorType> out;
+  if (Value init = alloc.getInit())
+    out.push_back(cast<RankedTensorType>(init.getType()));
+  for (Value v : values)
+    for (Operation *user : v.getUsers()) {
+      if (auto st = dyn_cast<LocalStoreOp>(user))
+        out.push_back(st.getValue().getType());
+      else if (auto ld = dyn_cast<LocalLoadOp>(user))
+        out.push_back(ld.getType());
+      else if (auto cp = dyn_cast<AsyncCopyGlobalToLocalOp>(user))
+        out.push_back(cp.getOffsets().getType());
+    }
+  return out;
+}
+
+LogicalResult chooseSwizzle(LocalAllocOp alloc, const TargetInfo &target) {
+  MemDescType type = alloc.getType();
+  SharedLayoutAttr open = type.getSharedLayout();
+  SmallVector<Value> values = bufferValues(alloc);
+  SmallVector<RankedTensorType> accesses = accessTypes(alloc, values);
+  ArrayRef<int64_t> tile = type.getTileShape();
+  ArrayRef<unsigned> order = open.getOrder();
+  int64_t rowVecs = std::max<int64_t>(
+      1, tile[order[0]] / std::min<int64_t>(open.getVec(), tile[order[0]]));
+  int64_t rows = order.size() > 1 ? tile[order[1]] : 1;
+
+  SharedLayoutAttr best;
+  int64_t bestCost = 0;
+  for (int64_t maxPhase = 1; maxPhase <= rowVecs; maxPhase *= 2)
+    for (int64_t perPhase = 1; perPhase <= std::max<int64_t>(1, rows);
+         perPhase *= 2) {
+      if (maxPhase == 1 && perPhase > 1)
+        break; // no swizzle: perPhase changes nothing
+      auto cand = SharedLayoutAttr::get(alloc.getContext(), open.getVec(),
+                                        perPhase, maxPhase, order);
+      auto stage = MemDescType::get(alloc.getContext(), tile,
+                                    type.getElementType(), cand);
+      int64_t cost = 0;
+      for (RankedTensorType t : accesses) {
+        auto side = accessSide(alloc, t, stage, target);
+        if (failed(side))
+          return failure();
+        cost += side->accesses * side->conflictWays;
+      }
+      if (!best || cost < bestCost) {
+        best = cand;
+        bestCost = cost;
+      }
+    }
+  for (Value v : values) {
+    auto t = cast<MemDescType>(v.getType());
+    v.setType(MemDescType::get(alloc.getContext(), t.getShape(),
+                               t.getElementType(), best));
+  }
+  return success();
+}
+
+} // namespace
+
+LogicalResult tessel::chooseSharedSwizzles(Operation *root,
+                                           const TargetInfo &target) {
+  WalkResult r = root->walk([&](LocalAllocOp alloc) {
+    if (alloc.getType().getSharedLayout().getMaxPhase() != 0)
+      return WalkResult::advance();
+    return failed(chooseSwizzle(alloc, target)) ? WalkResult::interrupt()
+                                                : WalkResult::advance();
+  });
+  return failure(r.wasInterrupted());
+}
 
 FailureOr<LdsNeed> tessel::sharedMemoryLdsNeed(Operation *op,
                                                const TargetInfo &) {

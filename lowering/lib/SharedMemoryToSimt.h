@@ -44,6 +44,17 @@ mlir::FailureOr<LdsNeed> sharedMemoryLdsNeed(mlir::Operation *op,
 /// memdescs (views of it) and async tokens (copies into it in flight).
 bool isSharedMemoryView(mlir::Value v);
 
+/// Chooses the swizzle of every `tile.local_alloc` in `root` whose shared
+/// layout leaves it open (perPhase = maxPhase = 0): of the phases
+/// perPhase, maxPhase in {1, 2, 4, ...} (maxPhase up to the vectors in a
+/// row), the one with the fewest LDS instructions weighted by their bank
+/// conflicts over every local_store, local_load and async copy of the
+/// buffer (through its stages and loops), the smaller maxPhase then
+/// perPhase on ties. Rewrites the memdesc types in place. Fails with an
+/// error on the alloc when an access cannot be addressed.
+mlir::LogicalResult chooseSharedSwizzles(mlir::Operation *root,
+                                         const TargetInfo &target);
+
 /// memdesc -> index, async token -> i32.
 void populateSharedMemoryTypeConversions(mlir::TypeConverter &tc);
 void populateSharedMemoryToSimtPatterns(const mlir::TypeConverter &tc,

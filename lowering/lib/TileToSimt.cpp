@@ -1147,7 +1147,8 @@ struct ConvertTileToSimtPass
     module->setAttr(gpu::GPUDialect::getContainerModuleAttrName(),
                     UnitAttr::get(ctx));
     for (KernelOp kernel : kernels)
-      if (failed(outline(kernel, *info, state)))
+      if (failed(chooseSharedSwizzles(kernel, *info)) ||
+          failed(outline(kernel, *info, state)))
         return signalPassFailure();
 
     TypeConverter tc;

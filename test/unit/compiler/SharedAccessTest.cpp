@@ -13,13 +13,18 @@
 //===----------------------------------------------------------------------===//
 
 #include "ConvertLayout.h"
+#include "SharedMemoryToSimt.h"
 
 #include "tessel/Dialect/Tile/LinearLayoutConversions.h"
 #include "tessel/Dialect/Tile/TileDialect.h"
 #include "tessel/Lowering/TargetInfo.h"
 
 #include "mlir/AsmParser/AsmParser.h"
+#include "mlir/Dialect/SCF/IR/SCF.h"
+#include "mlir/IR/BuiltinOps.h"
 #include "mlir/IR/MLIRContext.h"
+#include "mlir/IR/Verifier.h"
+#include "mlir/Parser/Parser.h"
 
 #include "gtest/gtest.h"
 
@@ -188,6 +193,64 @@ TEST_F(Fixture, SwizzleRemovesRowPerLaneConflicts) {
     EXPECT_EQ(simulatedConflicts(s, d.getInDimSize("register"), 4, 64), c.ways);
     EXPECT_EQ(s.conflictWays, c.ways);
   }
+}
+
+// The swizzle the lowering chooses for `#tile.shared` with perPhase =
+// maxPhase = 0, for a 64x64 f32 buffer with vec 4, written 16 bytes of a
+// row per lane and read as in SwizzleRemovesRowPerLaneConflicts (one row
+// per lane). The writes are conflict free under every swizzle (8 lanes of
+// a bank row write 8 different 16-byte groups of one row, and XOR with a
+// phase keeps them distinct modulo 8); the reads need 8 consecutive rows in
+// 8 distinct phases: perPhase 1 with maxPhase 8 or 16, so the tie-break
+// (smaller maxPhase) gives perPhase 1, maxPhase 8. Read in the writer's
+// layout instead, no swizzle is needed: perPhase 1, maxPhase 1.
+TEST_F(Fixture, ChoosesTheConflictFreeSwizzle) {
+  ctx.loadDialect<mlir::arith::ArithDialect, mlir::scf::SCFDialect>();
+  auto info = TargetInfo::create("gfx942");
+  const std::string rows = "#tile.blocked<{sizePerThread = [1, 4], "
+                           "threadsPerWave = [4, 16], wavesPerCTA = [1, 1], "
+                           "order = [1, 0]}>";
+  const std::string cols = "#tile.blocked<{sizePerThread = [1, 1], "
+                           "threadsPerWave = [64, 1], wavesPerCTA = [1, 1], "
+                           "order = [0, 1]}>";
+  auto choose = [&](const std::string &reader) -> tile::SharedLayoutAttr {
+    std::string md =
+        "!tile.memdesc<2x64x64xf32, #tile.shared<{vec = 4, perPhase = 0, "
+        "maxPhase = 0, order = [1, 0]}>>";
+    std::string st =
+        "!tile.memdesc<64x64xf32, #tile.shared<{vec = 4, perPhase = 0, "
+        "maxPhase = 0, order = [1, 0]}>>";
+    std::string src =
+        "tile.kernel @k(%i: i32) {\n"
+        "  %v = arith.constant dense<1.0> : tensor<64x64xf32, " +
+        rows + ">\n  %a = tile.local_alloc : " + md +
+        "\n  %s = tile.memdesc_index %a[%i] : " + md + " -> " + st +
+        "\n  tile.local_store %v, %s : tensor<64x64xf32, " + rows + "> -> " +
+        st + "\n  %w = tile.local_load %s : " + st + " -> tensor<64x64xf32, " +
+        reader + ">\n  tile.return\n}\n";
+    auto m = mlir::parseSourceString<mlir::ModuleOp>(src, &ctx);
+    EXPECT_TRUE(m) << src;
+    if (!m)
+      return {};
+    EXPECT_TRUE(succeeded(chooseSharedSwizzles(*m, *info)));
+    tile::SharedLayoutAttr chosen;
+    m->walk(
+        [&](tile::LocalAllocOp a) { chosen = a.getType().getSharedLayout(); });
+    m->walk([&](tile::MemDescIndexOp op) {
+      EXPECT_EQ(op.getType().getSharedLayout(), chosen);
+    });
+    EXPECT_TRUE(succeeded(mlir::verify(*m)));
+    return chosen;
+  };
+  tile::SharedLayoutAttr c = choose(cols);
+  ASSERT_TRUE(c);
+  EXPECT_EQ(c.getVec(), 4u);
+  EXPECT_EQ(c.getPerPhase(), 1u);
+  EXPECT_EQ(c.getMaxPhase(), 8u);
+  tile::SharedLayoutAttr r = choose(rows);
+  ASSERT_TRUE(r);
+  EXPECT_EQ(r.getPerPhase(), 1u);
+  EXPECT_EQ(r.getMaxPhase(), 1u);
 }
 
 } // namespace

@@ -22,8 +22,10 @@ def ConvertTileToSimt : Pass<"convert-tile-to-simt", "::mlir::ModuleOp"> {
     (`!tile.memdesc` from `tile.local_alloc`) become byte offsets into the
     kernel's one LDS buffer; `tile.local_store` / `tile.local_load` address
     them through the composition of the tensor's layout with the shared
-    layout, 16 bytes at a time where both allow, between the barriers
-    listed in `lowering/SIMT_IR.md`; `tile.async_copy_global_to_local`
+    layout, 16 bytes at a time where both allow (a `#tile.shared` with
+    perPhase = maxPhase = 0 first gets the swizzle with the fewest bank
+    conflicts over the buffer's accesses), between the barriers listed in
+    `lowering/SIMT_IR.md`; `tile.async_copy_global_to_local`
     becomes `cp.async` on sm_90 and a load plus an LDS store on
     gfx942/gfx950. Every op's LDS (scratch and buffers) is laid out by one
     liveness-based allocation; a kernel over the target's LDS fails with an

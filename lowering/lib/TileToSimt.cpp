@@ -15,6 +15,8 @@
 #include "ConvertLayout.h"
 #include "DotToSimt.h"
 #include "LdsAllocator.h"
+#include "SharedMemoryToSimt.h"
+#include "SimtLoweringState.h"
 #include "tessel/Dialect/Tile/DistributedLayout.h"
 #include "tessel/Dialect/Tile/TileDialect.h"
 #include "tessel/Lowering/ModuleTarget.h"
@@ -39,23 +41,42 @@ using namespace mlir;
 using namespace tessel;
 using namespace tessel::tile;
 
+Type tessel::storageType(Type t) {
+  if (isa<Float8E4M3FNType, Float8E4M3FNUZType>(t))
+    return IntegerType::get(t.getContext(), 8);
+  return t;
+}
+
+Type tessel::ldsType(Type t) {
+  if (t.isInteger(1) || isa<Float8E4M3FNType, Float8E4M3FNUZType>(t))
+    return IntegerType::get(t.getContext(), 8);
+  return t;
+}
+
+Value LoweringState::ldsView(OpBuilder &b, Operation *op, Value at, Type elem,
+                             int64_t numElems) {
+  auto type =
+      MemRefType::get({numElems}, elem, AffineMap(),
+                      gpu::AddressSpaceAttr::get(op->getContext(),
+                                                 gpu::AddressSpace::Workgroup));
+  return memref::ViewOp::create(b, op->getLoc(), type, of(op).ldsBuffer, at,
+                                ValueRange{})
+      .getResult();
+}
+
+FailureOr<Value> LoweringState::lds(OpBuilder &b, Operation *op, Type elem,
+                                    int64_t numElems) {
+  KernelState &ks = of(op);
+  int64_t offset = ks.ldsLayout ? ks.ldsLayout->offsetOf(op) : -1;
+  if (offset < 0 || !ks.ldsBuffer)
+    return op->emitError("no LDS was allocated for this op");
+  Value at = arith::ConstantIndexOp::create(b, op->getLoc(), offset);
+  return ldsView(b, op, at, elem, numElems);
+}
+
 namespace {
 
 bool isFp8(Type t) { return isa<Float8E4M3FNType, Float8E4M3FNUZType>(t); }
-
-/// The element type used in memory: fp8 is stored as i8.
-Type storageType(Type t) {
-  if (isFp8(t))
-    return IntegerType::get(t.getContext(), 8);
-  return t;
-}
-
-/// The element type LDS staging buffers use (i1 is widened to i8).
-Type ldsType(Type t) {
-  if (t.isInteger(1) || isFp8(t))
-    return IntegerType::get(t.getContext(), 8);
-  return t;
-}
 
 /// Reinterprets a scalar or vector `v` with element type `to` of the same
 /// width (fp8 <-> i8 between registers and memory).
@@ -75,42 +96,6 @@ MemRefType memrefFor(PtrType p) {
       {ShapedType::kDynamic}, storageType(p.getPointeeType()), AffineMap(),
       gpu::AddressSpaceAttr::get(ctx, gpu::AddressSpace::Global));
 }
-
-/// Per-kernel state shared by the patterns.
-struct KernelState {
-  Value lane, wave; // i32
-  unsigned numWaves = 1;
-  std::unique_ptr<AxisInfoAnalysis> axis;
-  /// The kernel's LDS (an i8 workgroup attribution) and where each op's
-  /// part of it lies.
-  Value ldsBuffer;
-  std::optional<LdsAllocation> ldsLayout;
-};
-
-struct LoweringState {
-  const TargetInfo *target;
-  DenseMap<Operation *, KernelState> kernels; // keyed by gpu.func
-  KernelState &of(Operation *op) {
-    return kernels[op->getParentOfType<gpu::GPUFuncOp>()];
-  }
-  /// `op`'s part of the kernel's LDS as a memref<numElems x elem>; fails
-  /// with an error when the allocator gave `op` no space.
-  FailureOr<Value> lds(OpBuilder &b, Operation *op, Type elem,
-                       int64_t numElems) {
-    KernelState &ks = of(op);
-    int64_t offset = ks.ldsLayout ? ks.ldsLayout->offsetOf(op) : -1;
-    if (offset < 0 || !ks.ldsBuffer)
-      return op->emitError("no LDS was allocated for this op");
-    auto type = MemRefType::get(
-        {numElems}, elem, AffineMap(),
-        gpu::AddressSpaceAttr::get(op->getContext(),
-                                   gpu::AddressSpace::Workgroup));
-    Value at = arith::ConstantIndexOp::create(b, op->getLoc(), offset);
-    return memref::ViewOp::create(b, op->getLoc(), type, ks.ldsBuffer, at,
-                                  ValueRange{})
-        .getResult();
-  }
-};
 
 unsigned ldsElemBytes(Type t) {
   return std::max(1u, ldsType(t).getIntOrFloatBitWidth() / 8);
@@ -388,8 +373,8 @@ FailureOr<ConversionPlan> conversionPlan(Operation *op,
   auto layouts = conversionLayouts(op, &err);
   if (failed(layouts))
     return op->emitError("cannot convert between these layouts: ") << err;
-  Type elem = cast<RankedTensorType>(op->getResult(0).getType())
-                  .getElementType();
+  Type elem =
+      cast<RankedTensorType>(op->getResult(0).getType()).getElementType();
   auto plan = planConversion(layouts->first, layouts->second,
                              ldsElemBytes(elem), target, &err);
   if (failed(plan))
@@ -424,9 +409,8 @@ template <typename Op> struct RelayoutPattern : public TilePattern<Op> {
     KernelState &ks = this->state.of(op);
     Value buffer;
     if (plan->kind == ConversionPlan::Kind::Lds) {
-      auto view = this->state.lds(rewriter, op,
-                                  ldsType(op.getType().getElementType()),
-                                  plan->numElems);
+      auto view = this->state.lds(
+          rewriter, op, ldsType(op.getType().getElementType()), plan->numElems);
       if (failed(view))
         return failure();
       buffer = *view;
@@ -493,10 +477,12 @@ AccessPlan planAccess(const DistributedLayout &l, const AxisInfo &offsets,
   return plan;
 }
 
+} // namespace
+
 /// Alignment in bytes known for the base of `ptr`: what the kernel argument
 /// promises with `tile.divisibility` (looking through pointer casts), else
 /// 1 (element alignment is added by the caller).
-unsigned pointerAlignment(Value ptr) {
+unsigned tessel::pointerAlignment(Value ptr) {
   while (Operation *def = ptr.getDefiningOp()) {
     if (!isa<memref::ViewOp, UnrealizedConversionCastOp>(def))
       return 1;
@@ -510,6 +496,8 @@ unsigned pointerAlignment(Value ptr) {
           return d.getInt();
   return 1;
 }
+
+namespace {
 
 /// Whether `a` and `b` hold the same values: the same SSA value, or results
 /// of the same side-effect-free computation on the same operands (layout
@@ -717,7 +705,8 @@ struct LoadPattern : public TilePattern<LoadOp> {
     if (op.getMask())
       maskInfo = ks.axis->get(op.getMask());
     AccessPlan plan = planAccess(
-        *l, offInfo, maskInfo ? &*maskInfo : nullptr, std::max(1u, stored.getIntOrFloatBitWidth() / 8),
+        *l, offInfo, maskInfo ? &*maskInfo : nullptr,
+        std::max(1u, stored.getIntOrFloatBitWidth() / 8),
         state.target->maxVectorBytes(), pointerAlignment(adaptor.getPtr()));
     auto vt = cast<VectorType>(getTypeConverter()->convertType(op.getType()));
     Value other = adaptor.getOther();
@@ -1317,7 +1306,7 @@ FailureOr<LdsNeed> ldsNeed(Operation *op, const TargetInfo &target) {
       })
       .Case([&](ReduceOp o) { return ReducePattern::ldsNeed(o, target); })
       .Case([&](ScanOp o) { return ScanPattern::ldsNeed(o, target); })
-      .Default([](Operation *) { return LdsNeed(); });
+      .Default([&](Operation *o) { return sharedMemoryLdsNeed(o, target); });
 }
 
 //===----------------------------------------------------------------------===//
@@ -1344,7 +1333,8 @@ struct ConvertTileToSimtPass
     module->setAttr(gpu::GPUDialect::getContainerModuleAttrName(),
                     UnitAttr::get(ctx));
     for (KernelOp kernel : kernels)
-      if (failed(outline(kernel, *info, state)))
+      if (failed(chooseSharedSwizzles(kernel, *info)) ||
+          failed(outline(kernel, *info, state)))
         return signalPassFailure();
 
     TypeConverter tc;
@@ -1356,6 +1346,7 @@ struct ConvertTileToSimtPass
       return VectorType::get({l->getNumElems()}, t.getElementType());
     });
     tc.addConversion([](PtrType p) -> Type { return memrefFor(p); });
+    populateSharedMemoryTypeConversions(tc);
     auto materialize = [](OpBuilder &b, Type t, ValueRange in,
                           Location loc) -> Value {
       return UnrealizedConversionCastOp::create(b, loc, t, in).getResult(0);
@@ -1368,22 +1359,21 @@ struct ConvertTileToSimtPass
     ct.addLegalDialect<gpu::GPUDialect, vector::VectorDialect,
                        memref::MemRefDialect, amdgpu::AMDGPUDialect,
                        ROCDL::ROCDLDialect, NVVM::NVVMDialect,
-                       LLVM::LLVMDialect>();
     auto legalTypes = [&](Operation *op) { return tc.isLegal(op); };
     ct.addDynamicallyLegalDialect<arith::ArithDialect, math::MathDialect>(
         legalTypes);
 
     RewritePatternSet patterns(ctx);
     patterns.add<ElementwisePattern>(tc, ctx);
-    patterns
-        .add<GridIndexPattern<ProgramIdOp, gpu::BlockIdOp>,
-             GridIndexPattern<NumProgramsOp, gpu::GridDimOp>, RangePattern,
-             SplatPattern, BroadcastPattern, ExpandDimsPattern,
-             RelayoutPattern<ConvertLayoutOp>, RelayoutPattern<ReshapeOp>,
-             RelayoutPattern<TransposeOp>, PtrCastPattern, LoadPattern,
-             StorePattern, AtomicRMWPattern, ReducePattern, ScanPattern>(
-            tc, ctx, state);
+    patterns.add<GridIndexPattern<ProgramIdOp, gpu::BlockIdOp>,
+                 GridIndexPattern<NumProgramsOp, gpu::GridDimOp>, RangePattern,
+                 SplatPattern, BroadcastPattern, ExpandDimsPattern,
+                 RelayoutPattern<ConvertLayoutOp>, RelayoutPattern<ReshapeOp>,
+                 RelayoutPattern<TransposeOp>, PtrCastPattern, LoadPattern,
+                 StorePattern, AtomicRMWPattern, ReducePattern, ScanPattern>(
+        tc, ctx, state);
     populateDotToSimtPatterns(tc, patterns, *info);
+    populateSharedMemoryToSimtPatterns(tc, patterns, state);
     scf::populateSCFStructuralTypeConversionsAndLegality(tc, patterns, ct);
     if (failed(applyPartialConversion(module, ct, std::move(patterns))))
       return signalPassFailure();
@@ -1460,9 +1450,9 @@ struct ConvertTileToSimtPass
         b, loc, tid, i32Const(b, loc, llvm::Log2_32(info.waveSize())));
 
     // One LDS buffer for the kernel, laid out by liveness.
-    auto layout = LdsAllocation::compute(func, info, [&](Operation *op) {
-      return ldsNeed(op, info);
-    });
+    auto layout = LdsAllocation::compute(
+        func, info, [&](Operation *op) { return ldsNeed(op, info); },
+        isSharedMemoryView);
     if (failed(layout))
       return failure();
     if (layout->totalBytes() > 0) {
@@ -1473,8 +1463,8 @@ struct ConvertTileToSimtPass
                           workgroup),
           loc);
       // 16-byte accesses need a 16-byte aligned base.
-      func.setWorkgroupAttributionAttr(
-          0, LLVM::LLVMDialect::getAlignAttrName(), b.getI64IntegerAttr(16));
+      func.setWorkgroupAttributionAttr(0, LLVM::LLVMDialect::getAlignAttrName(),
+                                       b.getI64IntegerAttr(16));
     }
     ks.ldsLayout = std::move(*layout);
     kernel.erase();

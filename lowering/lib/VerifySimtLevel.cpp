@@ -75,9 +75,13 @@ const llvm::StringSet<> &amdOps() {
 
 const llvm::StringSet<> &nvidiaOps() {
   static const llvm::StringSet<> s = {
-      "gpu.shuffle",   "nvvm.shfl.sync",   "nvvm.vote.ballot.sync",
-      "nvvm.barrier0", "nvvm.inline_ptx",  "llvm.inline_asm",
-      "nvvm.mma.sync", "llvm.extractvalue"};
+      "gpu.shuffle", "nvvm.shfl.sync", "nvvm.vote.ballot.sync", "nvvm.barrier0",
+      "nvvm.inline_ptx", "llvm.inline_asm",
+      // tile.dot: mma.sync and the struct it returns
+      "nvvm.mma.sync", "llvm.extractvalue",
+      // cp.async: global -> shared without registers
+      "nvgpu.device_async_copy", "nvvm.cp.async.commit.group",
+      "nvvm.cp.async.wait.group"};
   return s;
 }
 

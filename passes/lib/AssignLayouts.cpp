@@ -473,6 +473,13 @@ public:
         requireEncoding(op, load.getOtherMutable()[0], enc);
       return;
     }
+    if (auto copy = dyn_cast<AsyncCopyGlobalToLocalOp>(op)) {
+      // Each lane copies the elements its offsets name; the mask follows.
+      if (copy.getMask())
+        requireEncoding(op, copy.getMaskMutable()[0],
+                        encodingOf(copy.getOffsets()));
+      return;
+    }
     if (isa<StoreOp, AtomicRMWOp, AtomicCASOp>(op)) {
       Value offsets = op->getOperand(isa<StoreOp>(op) ? 2 : 1);
       if (!isa<RankedTensorType>(offsets.getType()))
@@ -528,8 +535,7 @@ public:
     });
     for (Operation *op : llvm::reverse(ops)) {
       Value result = op->getResult(0);
-      Attribute want =
-          cast<RankedTensorType>(result.getType()).getEncoding();
+      Attribute want = cast<RankedTensorType>(result.getType()).getEncoding();
       if (!want)
         want = hints.lookup(result);
       if (!want)

@@ -93,6 +93,29 @@ public:
   /// swizzle is chosen against it.
   virtual unsigned ldsBankRowBytes() const = 0;
 
+  /// Asynchronous copies from global memory to LDS
+  /// (`tile.async_copy_global_to_local`). One lane's part of a copy: `elems`
+  /// consecutive elements from `src[srcIdx]` (a global memref) to
+  /// `dst[dstIdx]` (a workgroup memref of the same element type), both
+  /// aligned to the copy's size; where the i1 `pred` is false (null: never)
+  /// the destination is written with zeros. The default loads into
+  /// registers and stores to LDS, so the copy is complete when the lane
+  /// goes on (CDNA, where the emulator runs it as written).
+  virtual void emitAsyncCopy(mlir::OpBuilder &b, mlir::Location loc,
+                             mlir::Value src, mlir::Value srcIdx,
+                             mlir::Value dst, mlir::Value dstIdx, int64_t elems,
+                             mlir::Value pred) const;
+  /// Closes the group of copies this lane issued since the last one. The
+  /// default, for synchronous copies, emits nothing.
+  virtual void emitAsyncCommitGroup(mlir::OpBuilder &b,
+                                    mlir::Location loc) const {}
+  /// Waits until at most `pending` groups of this lane's copies are in
+  /// flight. The default, for synchronous copies, emits nothing. Either
+  /// way the caller follows it with a workgroup barrier, which makes every
+  /// lane's copied data visible to the others.
+  virtual void emitAsyncWait(mlir::OpBuilder &b, mlir::Location loc,
+                             unsigned pending) const {}
+
   /// The fp8 e4m3 storage type of this target: f8E4M3FNUZ on gfx942 (max
   /// 240), f8E4M3FN on gfx950 and sm_90 (max 448).
   virtual mlir::Type fp8Type(mlir::MLIRContext *ctx) const = 0;

@@ -1359,6 +1359,7 @@ struct ConvertTileToSimtPass
     ct.addLegalDialect<gpu::GPUDialect, vector::VectorDialect,
                        memref::MemRefDialect, amdgpu::AMDGPUDialect,
                        ROCDL::ROCDLDialect, NVVM::NVVMDialect,
+                       LLVM::LLVMDialect, nvgpu::NVGPUDialect>();
     auto legalTypes = [&](Operation *op) { return tc.isLegal(op); };
     ct.addDynamicallyLegalDialect<arith::ArithDialect, math::MathDialect>(
         legalTypes);

@@ -14,6 +14,7 @@
 #include "AxisInfo.h"
 #include "ConvertLayout.h"
 #include "DotToSimt.h"
+#include "DotToWgmma.h"
 #include "LdsAllocator.h"
 #include "tessel/Dialect/Tile/DistributedLayout.h"
 #include "tessel/Dialect/Tile/TileDialect.h"
@@ -99,10 +100,10 @@ struct LoweringState {
     int64_t offset = ks.ldsLayout ? ks.ldsLayout->offsetOf(op) : -1;
     if (offset < 0 || !ks.ldsBuffer)
       return op->emitError("no LDS was allocated for this op");
-    auto type = MemRefType::get(
-        {numElems}, elem, AffineMap(),
-        gpu::AddressSpaceAttr::get(op->getContext(),
-                                   gpu::AddressSpace::Workgroup));
+    auto type =
+        MemRefType::get({numElems}, elem, AffineMap(),
+                        gpu::AddressSpaceAttr::get(
+                            op->getContext(), gpu::AddressSpace::Workgroup));
     Value at = arith::ConstantIndexOp::create(b, op->getLoc(), offset);
     return memref::ViewOp::create(b, op->getLoc(), type, ks.ldsBuffer, at,
                                   ValueRange{})
@@ -386,8 +387,8 @@ FailureOr<ConversionPlan> conversionPlan(Operation *op,
   auto layouts = conversionLayouts(op, &err);
   if (failed(layouts))
     return op->emitError("cannot convert between these layouts: ") << err;
-  Type elem = cast<RankedTensorType>(op->getResult(0).getType())
-                  .getElementType();
+  Type elem =
+      cast<RankedTensorType>(op->getResult(0).getType()).getElementType();
   auto plan = planConversion(layouts->first, layouts->second,
                              ldsElemBytes(elem), target, &err);
   if (failed(plan))
@@ -422,9 +423,8 @@ template <typename Op> struct RelayoutPattern : public TilePattern<Op> {
     KernelState &ks = this->state.of(op);
     Value buffer;
     if (plan->kind == ConversionPlan::Kind::Lds) {
-      auto view = this->state.lds(rewriter, op,
-                                  ldsType(op.getType().getElementType()),
-                                  plan->numElems);
+      auto view = this->state.lds(
+          rewriter, op, ldsType(op.getType().getElementType()), plan->numElems);
       if (failed(view))
         return failure();
       buffer = *view;
@@ -555,7 +555,8 @@ struct LoadPattern : public TilePattern<LoadOp> {
     if (op.getMask())
       maskInfo = ks.axis->get(op.getMask());
     AccessPlan plan = planAccess(
-        *l, offInfo, maskInfo ? &*maskInfo : nullptr, std::max(1u, stored.getIntOrFloatBitWidth() / 8),
+        *l, offInfo, maskInfo ? &*maskInfo : nullptr,
+        std::max(1u, stored.getIntOrFloatBitWidth() / 8),
         state.target->maxVectorBytes(), pointerAlignment(adaptor.getPtr()));
     auto vt = cast<VectorType>(getTypeConverter()->convertType(op.getType()));
     Value other = adaptor.getOther();
@@ -1131,6 +1132,7 @@ FailureOr<LdsNeed> ldsNeed(Operation *op, const TargetInfo &target) {
       })
       .Case([&](ReduceOp o) { return ReducePattern::ldsNeed(o, target); })
       .Case([&](ScanOp o) { return ScanPattern::ldsNeed(o, target); })
+      .Case([&](DotOp o) { return dotStagingNeed(o, target); })
       .Default([](Operation *) { return LdsNeed(); });
 }
 
@@ -1181,22 +1183,31 @@ struct ConvertTileToSimtPass
     ct.addIllegalDialect<TileDialect>();
     ct.addLegalDialect<gpu::GPUDialect, vector::VectorDialect,
                        memref::MemRefDialect, amdgpu::AMDGPUDialect,
-                       ROCDL::ROCDLDialect>();
+                       ROCDL::ROCDLDialect, NVVM::NVVMDialect,
+                       LLVM::LLVMDialect>();
     auto legalTypes = [&](Operation *op) { return tc.isLegal(op); };
     ct.addDynamicallyLegalDialect<arith::ArithDialect, math::MathDialect>(
         legalTypes);
 
     RewritePatternSet patterns(ctx);
     patterns.add<ElementwisePattern>(tc, ctx);
-    patterns
-        .add<GridIndexPattern<ProgramIdOp, gpu::BlockIdOp>,
-             GridIndexPattern<NumProgramsOp, gpu::GridDimOp>, RangePattern,
-             SplatPattern, BroadcastPattern, ExpandDimsPattern,
-             RelayoutPattern<ConvertLayoutOp>, RelayoutPattern<ReshapeOp>,
-             RelayoutPattern<TransposeOp>, PtrCastPattern, LoadPattern,
-             StorePattern, AtomicRMWPattern, ReducePattern, ScanPattern>(
-            tc, ctx, state);
+    patterns.add<GridIndexPattern<ProgramIdOp, gpu::BlockIdOp>,
+                 GridIndexPattern<NumProgramsOp, gpu::GridDimOp>, RangePattern,
+                 SplatPattern, BroadcastPattern, ExpandDimsPattern,
+                 RelayoutPattern<ConvertLayoutOp>, RelayoutPattern<ReshapeOp>,
+                 RelayoutPattern<TransposeOp>, PtrCastPattern, LoadPattern,
+                 StorePattern, AtomicRMWPattern, ReducePattern, ScanPattern>(
+        tc, ctx, state);
     populateDotToSimtPatterns(tc, patterns, *info);
+    DotStagingContext staging;
+    staging.lds = [&state](OpBuilder &b, Operation *op, int64_t bytes) {
+      return state.lds(b, op, b.getI8Type(), bytes);
+    };
+    staging.ids = [&state](Operation *op) {
+      KernelState &ks = state.of(op);
+      return std::make_pair(ks.lane, ks.wave);
+    };
+    populateDotToWgmmaPatterns(tc, patterns, *info, std::move(staging));
     scf::populateSCFStructuralTypeConversionsAndLegality(tc, patterns, ct);
     if (failed(applyPartialConversion(module, ct, std::move(patterns))))
       return signalPassFailure();
@@ -1273,9 +1284,8 @@ struct ConvertTileToSimtPass
         b, loc, tid, i32Const(b, loc, llvm::Log2_32(info.waveSize())));
 
     // One LDS buffer for the kernel, laid out by liveness.
-    auto layout = LdsAllocation::compute(func, info, [&](Operation *op) {
-      return ldsNeed(op, info);
-    });
+    auto layout = LdsAllocation::compute(
+        func, info, [&](Operation *op) { return ldsNeed(op, info); });
     if (failed(layout))
       return failure();
     if (layout->totalBytes() > 0) {
@@ -1285,9 +1295,13 @@ struct ConvertTileToSimtPass
           MemRefType::get({layout->totalBytes()}, b.getI8Type(), AffineMap(),
                           workgroup),
           loc);
-      // 16-byte accesses need a 16-byte aligned base.
-      func.setWorkgroupAttributionAttr(
-          0, LLVM::LLVMDialect::getAlignAttrName(), b.getI64IntegerAttr(16));
+      // 16-byte accesses need a 16-byte aligned base; swizzled matrix
+      // operands an aligned swizzle pattern.
+      unsigned align = 16;
+      for (const LdsBuffer &buf : layout->buffers())
+        align = std::max(align, buf.align);
+      func.setWorkgroupAttributionAttr(0, LLVM::LLVMDialect::getAlignAttrName(),
+                                       b.getI64IntegerAttr(align));
     }
     ks.ldsLayout = std::move(*layout);
     kernel.erase();

@@ -40,7 +40,8 @@ const llvm::StringSet<> &allowedOps() {
       // memref
       "memref.load", "memref.store", "memref.view", "memref.atomic_rmw",
       "memref.generic_atomic_rmw", "memref.atomic_yield", "memref.dim",
-      "memref.assume_alignment", "memref.alloca"};
+      "memref.assume_alignment", "memref.alloca",
+      "memref.extract_aligned_pointer_as_index"};
   return s;
 }
 
@@ -74,8 +75,14 @@ const llvm::StringSet<> &amdOps() {
 
 const llvm::StringSet<> &nvidiaOps() {
   static const llvm::StringSet<> s = {
-      "gpu.shuffle",   "nvvm.shfl.sync",  "nvvm.vote.ballot.sync",
-      "nvvm.barrier0", "nvvm.inline_ptx", "llvm.inline_asm"};
+      "gpu.shuffle", "nvvm.shfl.sync", "nvvm.vote.ballot.sync", "nvvm.barrier0",
+      "nvvm.inline_ptx", "llvm.inline_asm",
+      // wgmma (sm_90a): the async-proxy fence after shared-memory stores,
+      // the instruction and its fences, and its accumulator struct.
+      "nvvm.fence.proxy", "nvvm.wgmma.fence.aligned", "nvvm.wgmma.mma_async",
+      "nvvm.wgmma.commit.group.sync.aligned",
+      "nvvm.wgmma.wait.group.sync.aligned", "llvm.mlir.undef",
+      "llvm.insertvalue", "llvm.extractvalue"};
   return s;
 }
 

@@ -61,6 +61,24 @@ public:
     return {wm, wn};
   }
 
+  /// A wave-group instruction (wgmma) covers the widest N that divides the
+  /// dot's; when that leaves fewer tiles than groups of waves, a narrower N
+  /// of the same kind gives every group its own tile.
+  MatrixInstr narrowForGroups(const MatrixInstr &instr, int64_t m, int64_t n,
+                              unsigned groups) {
+    MatrixInstr best = instr;
+    for (const MatrixInstr &i : info.matrixInstrs(ctx)) {
+      if ((m / best.m) * (n / best.n) >= groups)
+        break;
+      if (i.operandType == instr.operandType && i.m == instr.m &&
+          i.k == instr.k && i.wavesPerInstr == instr.wavesPerInstr &&
+          i.operandSource == instr.operandSource && i.n < best.n &&
+          n % i.n == 0)
+        best = i;
+    }
+    return best;
+  }
+
   FailureOr<DotPlan> planDot(DotOp dot) {
     RankedTensorType a = dot.getA().getType(), b = dot.getB().getType(),
                      c = dot.getType();
@@ -70,11 +88,15 @@ public:
     if (acc) { // the author chose the accumulator layout
       instr = info.matrixInstrOf(acc, a.getElementType(), &why);
     } else {
-      instr = info.selectMatrixInstr(a.getElementType(), b.getElementType(),
-                                     c.getElementType(), c.getDimSize(0),
-                                     c.getDimSize(1), a.getDimSize(1), &why);
+      instr = info.selectMatrixInstr(
+          a.getElementType(), b.getElementType(), c.getElementType(),
+          c.getDimSize(0), c.getDimSize(1), a.getDimSize(1), &why, numWaves);
       if (succeeded(instr)) {
-        auto [wm, wn] = splitWaves(numWaves, c.getDimSize(0) / instr->m,
+        unsigned groups = numWaves / instr->wavesPerInstr;
+        if (instr->wavesPerInstr > 1)
+          instr =
+              narrowForGroups(*instr, c.getDimSize(0), c.getDimSize(1), groups);
+        auto [wm, wn] = splitWaves(groups, c.getDimSize(0) / instr->m,
                                    c.getDimSize(1) / instr->n);
         // Transposed: each lane holds consecutive N elements, so a
         // row-major C is stored 16 bytes at a time.
@@ -102,8 +124,11 @@ public:
         return failure();
       dotPlans[dot] = *plan;
       hint(dot.getC(), plan->acc);
-      hint(dot.getA(), plan->a);
-      hint(dot.getB(), plan->b);
+      // Operands read from shared memory take any layout (null).
+      if (plan->a)
+        hint(dot.getA(), plan->a);
+      if (plan->b)
+        hint(dot.getB(), plan->b);
       hintUsers(dot.getResult(), plan->acc);
     }
     return success();
@@ -370,8 +395,10 @@ public:
 
     if (auto dot = dyn_cast<DotOp>(op)) {
       const DotPlan &plan = dotPlans.find(op)->second;
-      requireEncoding(op, dot.getAMutable(), plan.a);
-      requireEncoding(op, dot.getBMutable(), plan.b);
+      if (plan.a)
+        requireEncoding(op, dot.getAMutable(), plan.a);
+      if (plan.b)
+        requireEncoding(op, dot.getBMutable(), plan.b);
       requireEncoding(op, dot.getCMutable(), plan.acc);
       setEncoding(dot.getResult(), plan.acc);
       return;
@@ -480,8 +507,7 @@ public:
     });
     for (Operation *op : llvm::reverse(ops)) {
       Value result = op->getResult(0);
-      Attribute want =
-          cast<RankedTensorType>(result.getType()).getEncoding();
+      Attribute want = cast<RankedTensorType>(result.getType()).getEncoding();
       if (!want)
         want = hints.lookup(result);
       if (!want)

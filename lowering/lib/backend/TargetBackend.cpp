@@ -34,7 +34,6 @@
 #include "mlir/Transforms/GreedyPatternRewriteDriver.h"
 
 #include "lld/Common/Driver.h"
-#include "llvm/Support/MathExtras.h"
 #include "llvm/IR/DiagnosticInfo.h"
 #include "llvm/IR/DiagnosticPrinter.h"
 #include "llvm/IR/LLVMContext.h"
@@ -46,6 +45,7 @@
 #include "llvm/Passes/PassBuilder.h"
 #include "llvm/Support/FileSystem.h"
 #include "llvm/Support/FileUtilities.h"
+#include "llvm/Support/MathExtras.h"
 #include "llvm/Support/MemoryBuffer.h"
 #include "llvm/Support/raw_ostream.h"
 #include "llvm/Target/TargetMachine.h"
@@ -244,8 +244,9 @@ static LogicalResult checkVectorFootprints(gpu::GPUFuncOp func,
       auto type = dyn_cast<VectorType>(v.getType());
       if (!type || !type.getElementType().isIntOrFloat())
         continue;
-      uint64_t bits = type.getNumElements() *
-                      std::max(8u, type.getElementType().getIntOrFloatBitWidth());
+      uint64_t bits =
+          type.getNumElements() *
+          std::max(8u, type.getElementType().getIntOrFloatBitWidth());
       uint64_t registers = llvm::divideCeil(bits, 32);
       if (registers > target.registersPerLane())
         return op->emitError()
@@ -354,6 +355,8 @@ LogicalResult lowerSimtToLLVMDialect(ModuleOp module, const TargetInfo &target,
     gpm.addPass(std::make_unique<PrepareVectorsPass>());
     gpm.addPass(createSCFToControlFlowPass());
     gpm.addPass(createConvertGpuOpsToNVVMOps());
+    // NVVM ops with no LLVM intrinsic (wgmma.mma_async) become inline PTX.
+    gpm.addPass(createConvertNVVMToLLVMPass());
   }
   pm.addPass(createReconcileUnrealizedCastsPass());
   // Upstream conversions report an op they cannot lower for this chip (an

@@ -7,6 +7,7 @@
 //
 //===----------------------------------------------------------------------===//
 
+#include "HopperWgmma.h"
 #include "TargetInfoImpl.h"
 
 #include "mlir/Dialect/Arith/IR/Arith.h"
@@ -43,11 +44,55 @@ public:
     return Float8E4M3FNType::get(ctx);
   }
   double fp8Max() const override { return 448.0; }
-  // tile.dot lowers to wgmma later; until then no dot is served here, and
-  // the matrix-layout hooks keep their defaults.
-  SmallVector<MatrixInstr> matrixInstrs(MLIRContext *) const override {
+  SmallVector<MatrixInstr> matrixInstrs(MLIRContext *ctx) const override {
+    SmallVector<MatrixInstr> out;
+    if (hasArchSpecificFeatures())
+      out.append(hopper::wgmmaInstrs(ctx));
+    return out;
+  }
+
+  //===--- wgmma (sm_90a): operands from shared memory (HopperWgmma.cpp) --===//
+  Attribute matrixAccEncoding(MLIRContext *ctx, const MatrixInstr &instr,
+                              unsigned wavesM, unsigned wavesN,
+                              bool transposed) const override {
+    if (instr.operandSource == MatrixOperandSource::SharedMemory)
+      return hopper::wgmmaAccEncoding(ctx, instr, wavesM, wavesN);
     return {};
   }
+  FailureOr<MatrixInstr> matrixInstrOf(Attribute acc, Type operandType,
+                                       std::string *why) const override {
+    if (hopper::isWgmmaAcc(acc) && !hasArchSpecificFeatures()) {
+      if (why)
+        *why =
+            "wgmma (#tile.nv_mma version 3) needs sm_90a, not " + name().str();
+      return failure();
+    }
+    if (hopper::isWgmmaAcc(acc))
+      return hopper::wgmmaInstrOf(acc, operandType, why);
+    return TargetInfo::matrixInstrOf(acc, operandType, why);
+  }
+  Value emitSharedMatrixDescriptor(OpBuilder &b, Location loc, Value addr,
+                                   unsigned swizzleBytes,
+                                   int64_t groupBytes) const override {
+    return hopper::emitWgmmaDescriptor(b, loc, addr, swizzleBytes, groupBytes);
+  }
+  void emitSharedMatrixOperandsWritten(OpBuilder &b,
+                                       Location loc) const override {
+    hopper::emitAsyncProxyFence(b, loc);
+  }
+  void emitSharedMatrixBegin(OpBuilder &b, Location loc) const override {
+    hopper::emitWgmmaFence(b, loc);
+  }
+  Value emitSharedMatrixInstr(OpBuilder &b, Location loc,
+                              const MatrixInstr &instr, Value descA,
+                              Value descB, Value acc) const override {
+    return hopper::emitWgmma(b, loc, instr, descA, descB, acc);
+  }
+  void emitSharedMatrixEnd(OpBuilder &b, Location loc) const override {
+    hopper::emitWgmmaCommitAndWait(b, loc);
+  }
+  //===--- end of wgmma
+  //----------------------------------------------------===//
 
   Value emitLaneGroupReduce(OpBuilder &b, Location loc, Value v,
                             CombineKind kind, unsigned firstBit,

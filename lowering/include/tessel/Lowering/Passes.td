@@ -51,7 +51,8 @@ def ConvertTileToSimt : Pass<"convert-tile-to-simt", "::mlir::ModuleOp"> {
     "::mlir::gpu::GPUDialect", "::mlir::arith::ArithDialect",
     "::mlir::vector::VectorDialect", "::mlir::scf::SCFDialect",
     "::mlir::memref::MemRefDialect", "::mlir::amdgpu::AMDGPUDialect",
-    "::mlir::ROCDL::ROCDLDialect", "::mlir::math::MathDialect"
+    "::mlir::ROCDL::ROCDLDialect", "::mlir::math::MathDialect",
+    "::mlir::NVVM::NVVMDialect", "::mlir::LLVM::LLVMDialect"
   ];
 }
 

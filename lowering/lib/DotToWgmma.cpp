@@ -16,6 +16,11 @@
 // last K step's instructions, or another op sharing the space) from seeing
 // them.
 //
+// Not yet: operands already in shared memory (`!tile.memdesc`) would skip
+// the staging when their `#tile.shared` layout is this canonical one; tile.dot
+// takes tensors only so far. One stage: the loads of the next K step do not
+// overlap this step's instructions.
+//
 //===----------------------------------------------------------------------===//
 
 #include "DotToWgmma.h"

@@ -41,6 +41,10 @@ public:
   /// operand encodings, which feed the instruction from registers.
   struct DotPlan {
     Attribute acc, a, b;
+    /// The instruction reads A and B from shared memory: `a` and `b` are
+    /// only preferences (K fastest, as the loads and the staging stores
+    /// want them), any layout is staged.
+    bool operandsAnyLayout = false;
   };
 
   /// Splits the kernel's waves over the dot's M and N instruction tiles,
@@ -106,6 +110,10 @@ public:
     }
     if (failed(instr))
       return dot.emitError("no matrix instruction for this tile.dot: ") << why;
+    if (instr->operandSource == MatrixOperandSource::SharedMemory)
+      return DotPlan{acc, defaultFor(a.getShape(), /*fastest=*/1),
+                     defaultFor(b.getShape(), /*fastest=*/0),
+                     /*operandsAnyLayout=*/true};
     return DotPlan{acc, info.matrixOperandEncoding(acc, 0, *instr),
                    info.matrixOperandEncoding(acc, 1, *instr)};
   }
@@ -124,11 +132,8 @@ public:
         return failure();
       dotPlans[dot] = *plan;
       hint(dot.getC(), plan->acc);
-      // Operands read from shared memory take any layout (null).
-      if (plan->a)
-        hint(dot.getA(), plan->a);
-      if (plan->b)
-        hint(dot.getB(), plan->b);
+      hint(dot.getA(), plan->a);
+      hint(dot.getB(), plan->b);
       hintUsers(dot.getResult(), plan->acc);
     }
     return success();
@@ -174,22 +179,27 @@ public:
   }
 
   /// The layout a tensor of this shape gets when nothing else decides:
-  /// row-major, up to one vector access of contiguous elements per lane
-  /// along the last dimension, lanes filling the fastest dimensions and
+  /// row-major (or with dimension `fastest` fastest, then the others from
+  /// the last), up to one vector access of contiguous elements per lane
+  /// along the fastest dimension, lanes filling the fastest dimensions and
   /// waves the slowest. Leftover lanes and waves replicate.
-  BlockedLayoutAttr defaultFor(ArrayRef<int64_t> shape) {
+  BlockedLayoutAttr defaultFor(ArrayRef<int64_t> shape, int fastest = -1) {
     unsigned rank = shape.size();
     SmallVector<unsigned> size(rank, 1), threads(rank, 1), waves(rank, 1),
         order;
+    if (fastest < 0)
+      fastest = rank - 1;
+    order.push_back(fastest);
     for (unsigned d = rank; d-- > 0;)
-      order.push_back(d);
+      if (int(d) != fastest)
+        order.push_back(d);
     int64_t numel = 1;
     for (int64_t s : shape)
       numel *= s;
     int64_t perThread =
         std::max<int64_t>(1, numel / int64_t(waveSize * numWaves));
-    size[rank - 1] =
-        std::min<int64_t>({shape[rank - 1], perThread, int64_t(vecElems)});
+    size[fastest] =
+        std::min<int64_t>({shape[fastest], perThread, int64_t(vecElems)});
     unsigned lanesLeft = waveSize;
     for (unsigned d : order) {
       int64_t t = std::min<int64_t>(lanesLeft,
@@ -395,10 +405,10 @@ public:
 
     if (auto dot = dyn_cast<DotOp>(op)) {
       const DotPlan &plan = dotPlans.find(op)->second;
-      if (plan.a)
+      if (!plan.operandsAnyLayout) {
         requireEncoding(op, dot.getAMutable(), plan.a);
-      if (plan.b)
         requireEncoding(op, dot.getBMutable(), plan.b);
+      }
       requireEncoding(op, dot.getCMutable(), plan.acc);
       setEncoding(dot.getResult(), plan.acc);
       return;

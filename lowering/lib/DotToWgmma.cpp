@@ -304,6 +304,7 @@ struct WgmmaDotPattern : public OpConversionPattern<DotOp> {
                                            i32c(rewriter, loc, mi * instr.m));
         Value rowB = arith::AddIOp::create(rewriter, loc, origin[1],
                                            i32c(rewriter, loc, ni * instr.n));
+        SmallVector<std::pair<Value, Value>> steps;
         for (int64_t ks = 0; ks < kSteps; ++ks) {
           auto desc = [&](const StagedOperand &o, Value row) {
             Value at = arith::AddIOp::create(
@@ -312,9 +313,9 @@ struct WgmmaDotPattern : public OpConversionPattern<DotOp> {
             return target.emitSharedMatrixDescriptor(rewriter, loc, at,
                                                      o.swizzle, o.groupBytes());
           };
-          d = target.emitSharedMatrixInstr(rewriter, loc, instr,
-                                           desc(p.a, rowA), desc(p.b, rowB), d);
+          steps.push_back({desc(p.a, rowA), desc(p.b, rowB)});
         }
+        d = target.emitSharedMatrixInstrs(rewriter, loc, instr, steps, d);
         tiles.push_back({*slots, d});
       }
     target.emitSharedMatrixEnd(rewriter, loc);

@@ -51,7 +51,7 @@ public:
     return out;
   }
 
-  //===--- wgmma (sm_90a): operands from shared memory (HopperWgmma.cpp) --===//
+  // wgmma (sm_90a): operands from shared memory (HopperWgmma.cpp).
   Attribute matrixAccEncoding(MLIRContext *ctx, const MatrixInstr &instr,
                               unsigned wavesM, unsigned wavesN,
                               bool transposed) const override {
@@ -83,16 +83,16 @@ public:
   void emitSharedMatrixBegin(OpBuilder &b, Location loc) const override {
     hopper::emitWgmmaFence(b, loc);
   }
-  Value emitSharedMatrixInstr(OpBuilder &b, Location loc,
-                              const MatrixInstr &instr, Value descA,
-                              Value descB, Value acc) const override {
-    return hopper::emitWgmma(b, loc, instr, descA, descB, acc);
+  Value emitSharedMatrixInstrs(OpBuilder &b, Location loc,
+                               const MatrixInstr &instr,
+                               ArrayRef<std::pair<Value, Value>> steps,
+                               Value acc) const override {
+    return hopper::emitWgmmas(b, loc, instr, steps, acc);
   }
   void emitSharedMatrixEnd(OpBuilder &b, Location loc) const override {
     hopper::emitWgmmaCommitAndWait(b, loc);
   }
-  //===--- end of wgmma
-  //----------------------------------------------------===//
+  // End of wgmma.
 
   Value emitLaneGroupReduce(OpBuilder &b, Location loc, Value v,
                             CombineKind kind, unsigned firstBit,

@@ -115,24 +115,27 @@ void hopper::emitWgmmaFence(OpBuilder &b, Location loc) {
   NVVM::WgmmaFenceAlignedOp::create(b, loc);
 }
 
-Value hopper::emitWgmma(OpBuilder &b, Location loc, const MatrixInstr &instr,
-                        Value descA, Value descB, Value acc) {
-  // The NVVM op takes the accumulator as a struct of accPerLane f32.
+Value hopper::emitWgmmas(OpBuilder &b, Location loc, const MatrixInstr &instr,
+                         ArrayRef<std::pair<Value, Value>> steps, Value acc) {
+  // The NVVM op takes the accumulator as a struct of accPerLane f32; it is
+  // built once and chained through the steps, so that no register moves
+  // sit between them (ptxas would otherwise wait for each wgmma).
   Type f32 = b.getF32Type();
   auto structType = LLVM::LLVMStructType::getLiteral(
       b.getContext(), SmallVector<Type>(instr.accPerLane, f32));
-  Value s = LLVM::UndefOp::create(b, loc, structType);
+  Value d = LLVM::UndefOp::create(b, loc, structType);
   for (unsigned i = 0; i < instr.accPerLane; ++i)
-    s = LLVM::InsertValueOp::create(
-        b, loc, s, vector::ExtractOp::create(b, loc, acc, int64_t(i)), i);
+    d = LLVM::InsertValueOp::create(
+        b, loc, d, vector::ExtractOp::create(b, loc, acc, int64_t(i)), i);
   MLIRContext *ctx = b.getContext();
-  Value d = NVVM::WgmmaMmaAsyncOp::create(
-      b, loc, structType, s, descA, descB,
-      NVVM::MMAShapeAttr::get(ctx, instr.m, instr.n, instr.k),
-      NVVM::WGMMATypes::e4m3, NVVM::WGMMATypes::e4m3, NVVM::WGMMATypes::f32,
-      NVVM::WGMMAScaleOut::one, NVVM::WGMMAScaleIn::one,
-      NVVM::WGMMAScaleIn::one, NVVM::MMALayout::row, NVVM::MMALayout::col,
-      NVVM::MMAIntOverflowAttr());
+  for (auto [descA, descB] : steps)
+    d = NVVM::WgmmaMmaAsyncOp::create(
+        b, loc, structType, d, descA, descB,
+        NVVM::MMAShapeAttr::get(ctx, instr.m, instr.n, instr.k),
+        NVVM::WGMMATypes::e4m3, NVVM::WGMMATypes::e4m3, NVVM::WGMMATypes::f32,
+        NVVM::WGMMAScaleOut::one, NVVM::WGMMAScaleIn::one,
+        NVVM::WGMMAScaleIn::one, NVVM::MMALayout::row, NVVM::MMALayout::col,
+        NVVM::MMAIntOverflowAttr());
   SmallVector<Value> elems;
   for (unsigned i = 0; i < instr.accPerLane; ++i)
     elems.push_back(LLVM::ExtractValueOp::create(b, loc, d, i));

@@ -36,9 +36,10 @@ mlir::Value emitWgmmaDescriptor(mlir::OpBuilder &b, mlir::Location loc,
                                 int64_t groupBytes);
 void emitAsyncProxyFence(mlir::OpBuilder &b, mlir::Location loc);
 void emitWgmmaFence(mlir::OpBuilder &b, mlir::Location loc);
-mlir::Value emitWgmma(mlir::OpBuilder &b, mlir::Location loc,
-                      const MatrixInstr &instr, mlir::Value descA,
-                      mlir::Value descB, mlir::Value acc);
+mlir::Value
+emitWgmmas(mlir::OpBuilder &b, mlir::Location loc, const MatrixInstr &instr,
+           llvm::ArrayRef<std::pair<mlir::Value, mlir::Value>> steps,
+           mlir::Value acc);
 void emitWgmmaCommitAndWait(mlir::OpBuilder &b, mlir::Location loc);
 
 } // namespace tessel::hopper

@@ -185,12 +185,14 @@ public:
   /// instruction of a dot.
   virtual void emitSharedMatrixBegin(mlir::OpBuilder &b,
                                      mlir::Location loc) const {}
-  /// Emits `acc + A * B` for one instruction: `acc` is a vector of
-  /// accPerLane f32 in the instruction's register order.
-  virtual mlir::Value
-  emitSharedMatrixInstr(mlir::OpBuilder &b, mlir::Location loc,
-                        const MatrixInstr &instr, mlir::Value descA,
-                        mlir::Value descB, mlir::Value acc) const {
+  /// Emits `acc + sum of A_i * B_i` with one instruction per (descA_i,
+  /// descB_i) of `steps`, in order: `acc` and the result are vectors of
+  /// accPerLane f32 in the instruction's register order (the accumulator
+  /// stays in the instruction's own registers between the steps).
+  virtual mlir::Value emitSharedMatrixInstrs(
+      mlir::OpBuilder &b, mlir::Location loc, const MatrixInstr &instr,
+      llvm::ArrayRef<std::pair<mlir::Value, mlir::Value>> steps,
+      mlir::Value acc) const {
     return {};
   }
   /// Waits until every instruction issued since emitSharedMatrixBegin has

@@ -138,6 +138,12 @@ struct DotPattern : public OpConversionPattern<DotOp> {
     int64_t kSteps = a->reps[1];
 
     Location loc = op.getLoc();
+    // Converted once here, not per instruction: every operand register
+    // feeds all the instructions along the other dimension.
+    Value aRegs = target.emitMatrixOperandConversion(rewriter, loc, *instr,
+                                                     adaptor.getA());
+    Value bRegs = target.emitMatrixOperandConversion(rewriter, loc, *instr,
+                                                     adaptor.getB());
     SmallVector<Value> out(c->layout.getNumElems());
     for (int64_t mi = 0; mi < c->reps[0]; ++mi)
       for (int64_t ni = 0; ni < c->reps[1]; ++ni) {
@@ -149,8 +155,8 @@ struct DotPattern : public OpConversionPattern<DotOp> {
           auto as = a->slots(mi, ki), bs = b->slots(ki, ni);
           if (failed(as) || failed(bs))
             return op.emitError("operand tile not held in registers");
-          Value av = gather(rewriter, loc, adaptor.getA(), *as);
-          Value bv = gather(rewriter, loc, adaptor.getB(), *bs);
+          Value av = gather(rewriter, loc, aRegs, *as);
+          Value bv = gather(rewriter, loc, bRegs, *bs);
           d = target.emitMatrixInstr(rewriter, loc, *instr, acc, av, bv, d);
         }
         for (auto [j, s] : llvm::enumerate(*cs))

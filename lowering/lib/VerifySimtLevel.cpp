@@ -76,7 +76,7 @@ const llvm::StringSet<> &amdOps() {
 const llvm::StringSet<> &nvidiaOps() {
   static const llvm::StringSet<> s = {
       "gpu.shuffle", "nvvm.shfl.sync", "nvvm.vote.ballot.sync", "nvvm.barrier0",
-      "nvvm.inline_ptx", "llvm.inline_asm",
+      "nvvm.inline_ptx", "llvm.inline_asm", "nvvm.mma.sync",
       // wgmma (sm_90a): the async-proxy fence after shared-memory stores,
       // the instruction and its fences, and its accumulator struct.
       "nvvm.fence.proxy", "nvvm.wgmma.fence.aligned", "nvvm.wgmma.mma_async",

@@ -12,11 +12,11 @@ config.environment["PATH"] = os.pathsep.join(
     [config.tessel_tools_dir, config.llvm_tools_dir, config.environment.get("PATH", os.environ["PATH"])])
 config.substitutions.append(("%kernels", os.path.join(config.tessel_src_root, "kernels_dsl")))
 
-# ptxas (CUDA toolkit) assembles the PTX of the sm_90/sm_90a tests where it
-# is installed; tests that need it say `REQUIRES: ptxas`.
+# ptxas (CUDA) for the tests that check what it reports about Tessel's PTX
+# and that it accepts it; they say `REQUIRES: ptxas` or use `%if ptxas`.
 import shutil
-_ptxas = shutil.which("ptxas") or (
-    "/usr/local/cuda/bin/ptxas" if os.access("/usr/local/cuda/bin/ptxas", os.X_OK) else None)
+_ptxas = shutil.which("ptxas") or next(
+    (p for p in ["/usr/local/cuda/bin/ptxas"] if os.path.exists(p)), None)
 if _ptxas:
     config.available_features.add("ptxas")
     config.substitutions.append(("%ptxas", _ptxas))

@@ -7,6 +7,7 @@
 //
 //===----------------------------------------------------------------------===//
 
+#include "HopperMmaSync.h"
 #include "HopperWgmma.h"
 #include "TargetInfoImpl.h"
 
@@ -44,33 +45,54 @@ public:
     return Float8E4M3FNType::get(ctx);
   }
   double fp8Max() const override { return 448.0; }
+  // sm_90a prefers wgmma (HopperWgmma.cpp), which reads its operands from
+  // shared memory, where the dot's shape and num_waves allow; mma.sync
+  // serves the rest and all of sm_90.
   SmallVector<MatrixInstr> matrixInstrs(MLIRContext *ctx) const override {
     SmallVector<MatrixInstr> out;
     if (hasArchSpecificFeatures())
       out.append(hopper::wgmmaInstrs(ctx));
+    out.append(hopper::mmaSyncInstrs(ctx));
     return out;
   }
-
-  // wgmma (sm_90a): operands from shared memory (HopperWgmma.cpp).
   Attribute matrixAccEncoding(MLIRContext *ctx, const MatrixInstr &instr,
                               unsigned wavesM, unsigned wavesN,
-                              bool transposed) const override {
+                              bool /*transposed*/) const override {
     if (instr.operandSource == MatrixOperandSource::SharedMemory)
       return hopper::wgmmaAccEncoding(ctx, instr, wavesM, wavesN);
-    return {};
+    return hopper::mmaSyncAccEncoding(ctx, instr, wavesM, wavesN);
   }
   FailureOr<MatrixInstr> matrixInstrOf(Attribute acc, Type operandType,
                                        std::string *why) const override {
-    if (hopper::isWgmmaAcc(acc) && !hasArchSpecificFeatures()) {
+    if (!hopper::isWgmmaAcc(acc))
+      return hopper::mmaSyncInstrOf(name(), acc, operandType, why);
+    if (!hasArchSpecificFeatures()) {
       if (why)
         *why =
             "wgmma (#tile.nv_mma version 3) needs sm_90a, not " + name().str();
       return failure();
     }
-    if (hopper::isWgmmaAcc(acc))
-      return hopper::wgmmaInstrOf(acc, operandType, why);
-    return TargetInfo::matrixInstrOf(acc, operandType, why);
+    return hopper::wgmmaInstrOf(acc, operandType, why);
   }
+
+  //===--- mma.sync: tile.dot on both variants (HopperMmaSync.h) ----------===//
+  Attribute matrixOperandEncoding(Attribute acc, unsigned opIdx,
+                                  const MatrixInstr &instr) const override {
+    return hopper::mmaSyncOperandEncoding(acc, opIdx, instr);
+  }
+  Value emitMatrixOperandConversion(OpBuilder &b, Location loc,
+                                    const MatrixInstr &instr,
+                                    Value operand) const override {
+    return hopper::convertMmaSyncOperand(b, loc, instr, operand);
+  }
+  Value emitMatrixInstr(OpBuilder &b, Location loc, const MatrixInstr &instr,
+                        Attribute /*accEncoding*/, Value a, Value bv,
+                        Value acc) const override {
+    return hopper::emitMmaSync(b, loc, instr, a, bv, acc);
+  }
+  // End of mma.sync.
+
+  // wgmma (sm_90a): operands from shared memory (HopperWgmma.cpp).
   Value emitSharedMatrixDescriptor(OpBuilder &b, Location loc, Value addr,
                                    unsigned swizzleBytes,
                                    int64_t groupBytes) const override {

@@ -15,6 +15,9 @@
 
 #include "mlir/IR/MLIRContext.h"
 
+#include "HopperMmaSync.h"
+#include "tessel/Lowering/TargetInfo.h"
+
 #include <gtest/gtest.h>
 
 #include <fstream>
@@ -916,6 +919,91 @@ TEST_F(LinearLayoutConversions, MmaSyncWavesAndRepeats) {
                   at(l, i + 4 * (rM * 2 + rN), ln, wM * 2 + wN),
                   std::make_pair(wM * 32 + rM * 16 + r, wN * 16 + rN * 8 + c));
             }
+}
+
+// The layouts the dot planner gets from both Hopper targets (accumulator
+// and operand encodings of each mma.sync tile) are the PTX fragments: the
+// 16x8x16 tiles use the 16-bit m16n8k16 figures, the 16x8x32 tiles the
+// 8-bit m16n8k32 ones, whatever the element type.
+TEST_F(LinearLayoutConversions, HopperDotLayoutsArePtxFragments) {
+  for (const char *chip : {"sm_90", "sm_90a"}) {
+    SCOPED_TRACE(chip);
+    auto info = tessel::TargetInfo::create(chip);
+    // The mma.sync tiles (sm_90a lists its wgmma instructions first).
+    SmallVector<tessel::MatrixInstr> instrs;
+    for (const tessel::MatrixInstr &i : info->matrixInstrs(&ctx))
+      if (i.operandSource == tessel::MatrixOperandSource::Registers)
+        instrs.push_back(i);
+    ASSERT_EQ(instrs.size(), 4u);
+    for (const tessel::MatrixInstr &i : instrs) {
+      SCOPED_TRACE(i.mnemonic);
+      bool k32 = i.k == 32;
+      Attribute acc = info->matrixAccEncoding(&ctx, i, 1, 1, true);
+      int k = i.k;
+      expectFragment(convert({16, 8}, acc), ptxAccC, 4, 16, 8);
+      expectFragment(convert({16, k}, info->matrixOperandEncoding(acc, 0, i)),
+                     k32 ? ptxE4m3A : ptxF16A, 16 * k / 32, 16, k);
+      expectFragment(convert({k, 8}, info->matrixOperandEncoding(acc, 1, i)),
+                     k32 ? ptxE4m3B : ptxF16B, k * 8 / 32, k, 8);
+    }
+  }
+}
+
+// Hopper runs a 16x8x32 tile (e4m3 converted to f16, or bf16) held in the
+// 8-bit fragment layout as two 16-bit m16n8k16 instructions
+// (tessel::hopper::k32TileAsK16). Executing them as the PTX fragments say
+// gives A * B exactly: both instructions together read every element of A
+// and B once, under one K order for A and B.
+TEST_F(LinearLayoutConversions, HopperK32TileRunsAsTwoK16Instructions) {
+  std::mt19937 rng(7);
+  std::uniform_int_distribution<int> val(-8, 8);
+  int a[16][32], b[32][8], want[16][8] = {}, got[16][8] = {};
+  for (auto &row : a)
+    for (int &x : row)
+      x = val(rng);
+  for (auto &row : b)
+    for (int &x : row)
+      x = val(rng);
+  for (int r = 0; r < 16; ++r)
+    for (int c = 0; c < 8; ++c)
+      for (int k = 0; k < 32; ++k)
+        want[r][c] += a[r][k] * b[k][c];
+  for (unsigned j = 0; j < 2; ++j) {
+    tessel::hopper::K16Registers regs = tessel::hopper::k32TileAsK16(j);
+    // The instruction's own A [16, 16] and B [16, 8], filled from what each
+    // lane hands it; every element exactly once.
+    int ia[16][16], ib[16][8], seenA[16][16] = {}, seenB[16][8] = {};
+    for (int lane = 0; lane < 32; ++lane) {
+      for (int e = 0; e < 8; ++e) {
+        int src = 2 * regs.a[e / 2] + e % 2;
+        auto [r, c] = ptxE4m3A(src, lane);
+        auto [ir, ik] = ptxF16A(e, lane);
+        ia[ir][ik] = a[r][c];
+        ++seenA[ir][ik];
+      }
+      for (int e = 0; e < 4; ++e) {
+        int src = 2 * regs.b[e / 2] + e % 2;
+        auto [r, c] = ptxE4m3B(src, lane);
+        auto [ik, ic] = ptxF16B(e, lane);
+        ib[ik][ic] = b[r][c];
+        ++seenB[ik][ic];
+        ASSERT_EQ(ic, c) << "B column moved";
+      }
+    }
+    for (auto &row : seenA)
+      for (int n : row)
+        ASSERT_EQ(n, 1);
+    for (auto &row : seenB)
+      for (int n : row)
+        ASSERT_EQ(n, 1);
+    for (int r = 0; r < 16; ++r)
+      for (int c = 0; c < 8; ++c)
+        for (int k = 0; k < 16; ++k)
+          got[r][c] += ia[r][k] * ib[k][c];
+  }
+  for (int r = 0; r < 16; ++r)
+    for (int c = 0; c < 8; ++c)
+      ASSERT_EQ(got[r][c], want[r][c]) << "D[" << r << "][" << c << "]";
 }
 
 TEST_F(LinearLayoutConversions, WgmmaAccumulatorMatchesPtx) {

@@ -45,8 +45,9 @@ struct MatrixInstr {
   unsigned m, n, k;
   /// Element type of A and B (the target's fp8 type, or bf16).
   mlir::Type operandType;
-  /// K elements of A (and of B) one lane holds: the length of the
-  /// instruction's operand vectors.
+  /// K elements of one row of A (one column of B) one lane holds. On CDNA
+  /// that is the length of the instruction's operand vectors; mma.sync
+  /// spreads A's 16 rows over 8 lane groups, so its lanes hold two rows.
   unsigned kPerLane;
   /// f32 elements of D one lane holds.
   unsigned accPerLane;
@@ -109,7 +110,7 @@ public:
   virtual double fp8Max() const = 0;
 
   /// Every matrix instruction a `tile.dot` may lower to, in order of
-  /// preference. Empty where dots are not lowered yet (sm_90).
+  /// preference. Empty where a target lowers no dots.
   virtual llvm::SmallVector<MatrixInstr>
   matrixInstrs(mlir::MLIRContext *ctx) const = 0;
 
@@ -125,9 +126,11 @@ public:
                                                  unsigned numWaves = 0) const;
 
   /// The accumulator encoding of `instr` tiled over `wavesM` x `wavesN`
-  /// groups of instr.wavesPerInstr waves (`#tile.mfma` on CDNA,
-  /// `#tile.nv_mma` version 3 for wgmma). Null where the target has no
-  /// matrix instructions.
+  /// groups of instr.wavesPerInstr waves (`#tile.mfma` on CDNA, version-2
+  /// `#tile.nv_mma` for mma.sync, version 3 for wgmma). `transposed` asks
+  /// for consecutive N elements per lane; encodings without a transposed
+  /// form (mma.sync, wgmma) ignore it. Null where the target has no matrix
+  /// instructions.
   virtual mlir::Attribute matrixAccEncoding(mlir::MLIRContext *ctx,
                                             const MatrixInstr &instr,
                                             unsigned wavesM, unsigned wavesN,
@@ -148,10 +151,24 @@ public:
   virtual llvm::FailureOr<MatrixInstr> matrixInstrOf(mlir::Attribute acc,
                                                      mlir::Type operandType,
                                                      std::string *why) const;
+  /// Converts all of a lane's registers of one dot operand (a vector in the
+  /// operand encoding's slot order) to the element type emitMatrixInstr
+  /// reads, element by element, so slots keep their positions. Called once
+  /// per dot and operand: each converted register then feeds every
+  /// instruction along the other dimension. The identity unless the
+  /// instruction reads another type than `instr.operandType` (Hopper's fp8
+  /// dots run as f16 mma.sync).
+  virtual mlir::Value emitMatrixOperandConversion(mlir::OpBuilder &b,
+                                                  mlir::Location loc,
+                                                  const MatrixInstr &instr,
+                                                  mlir::Value operand) const {
+    return operand;
+  }
   /// Emits `acc + a * b` for one instruction whose accumulator has
-  /// encoding `accEncoding`: `a` and `b` are vectors of kPerLane operand
-  /// elements, `acc` a vector of accPerLane f32, each in the register order
-  /// of that encoding restricted to one instruction tile.
+  /// encoding `accEncoding`: `a` and `b` hold the operand elements of one
+  /// instruction tile (after emitMatrixOperandConversion), `acc` a vector of
+  /// accPerLane f32, each in the register order of that encoding restricted
+  /// to one instruction tile.
   virtual mlir::Value emitMatrixInstr(mlir::OpBuilder &b, mlir::Location loc,
                                       const MatrixInstr &instr,
                                       mlir::Attribute accEncoding,

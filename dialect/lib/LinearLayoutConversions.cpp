@@ -384,6 +384,12 @@ FailureOr<LinearLayout> dotOperandToLinear(ArrayRef<int64_t> shape,
 FailureOr<LinearLayout> sharedToLinear(ArrayRef<int64_t> shape,
                                        SharedLayoutAttr s, std::string *error) {
   ArrayRef<unsigned> order = s.getOrder();
+  if (s.getMaxPhase() == 0) {
+    if (error)
+      *error = "the swizzle of this shared layout is not chosen yet "
+               "(perPhase = maxPhase = 0; convert-tile-to-simt chooses it)";
+    return failure();
+  }
   if (failed(checkShape(shape, order.size(), s, error)))
     return failure();
   LinearLayout::InDim offset{kOffsetDim.str(), {}};

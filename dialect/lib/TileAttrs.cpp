@@ -273,10 +273,15 @@ LogicalResult
 SharedLayoutAttr::verify(function_ref<InFlightDiagnostic()> emitError,
                          unsigned vec, unsigned perPhase, unsigned maxPhase,
                          ArrayRef<unsigned> order) {
-  if (!llvm::isPowerOf2_32(vec) || !llvm::isPowerOf2_32(perPhase) ||
-      !llvm::isPowerOf2_32(maxPhase))
+  // perPhase = maxPhase = 0: the compiler chooses the swizzle.
+  bool chosenLater = perPhase == 0 && maxPhase == 0;
+  if (!llvm::isPowerOf2_32(vec) ||
+      (!chosenLater &&
+       (!llvm::isPowerOf2_32(perPhase) || !llvm::isPowerOf2_32(maxPhase))))
     return emitError() << "shared layout vec, perPhase and maxPhase must be "
-                          "powers of two (the swizzle XORs bit fields)";
+                          "powers of two (the swizzle XORs bit fields), or "
+                          "perPhase = maxPhase = 0 for a swizzle the "
+                          "compiler chooses";
   if (order.empty() || !isPermutation(order))
     return emitError() << "shared layout order must be a permutation";
   return success();

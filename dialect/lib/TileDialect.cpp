@@ -62,3 +62,73 @@ LogicalResult TileDialect::verifyRegionArgAttribute(Operation *op,
                            << type;
   return success();
 }
+
+//===----------------------------------------------------------------------===//
+// !tile.memdesc
+//===----------------------------------------------------------------------===//
+
+Type MemDescType::parse(AsmParser &parser) {
+  SmallVector<int64_t> shape;
+  Type elem;
+  Attribute encoding;
+  if (parser.parseLess() ||
+      parser.parseDimensionList(shape, /*allowDynamic=*/false,
+                                /*withTrailingX=*/true) ||
+      parser.parseType(elem) || parser.parseComma() ||
+      parser.parseAttribute(encoding) || parser.parseGreater())
+    return {};
+  return parser.getChecked<MemDescType>(parser.getContext(), shape, elem,
+                                        encoding);
+}
+
+void MemDescType::print(AsmPrinter &printer) const {
+  printer << "<";
+  for (int64_t d : getShape())
+    printer << d << "x";
+  printer << getElementType() << ", " << getEncoding() << ">";
+}
+
+LogicalResult MemDescType::verify(function_ref<InFlightDiagnostic()> emitError,
+                                  ArrayRef<int64_t> shape, Type elementType,
+                                  Attribute encoding) {
+  auto shared = dyn_cast<SharedLayoutAttr>(encoding);
+  if (!shared)
+    return emitError() << "memdesc layout must be #tile.shared, got "
+                       << encoding;
+  bool elemOk = (elementType.isSignlessInteger() &&
+                 elementType.getIntOrFloatBitWidth() >= 8 &&
+                 elementType.getIntOrFloatBitWidth() <= 64) ||
+                isa<FloatType>(elementType);
+  if (!elemOk)
+    return emitError() << "memdesc element type must be a float or a "
+                          "signless integer of 8 to 64 bits, got "
+                       << elementType;
+  size_t rank = shared.getOrder().size();
+  if (shape.size() != rank && shape.size() != rank + 1)
+    return emitError() << "memdesc shape has rank " << shape.size()
+                       << " but its shared layout has rank " << rank
+                       << " (one more for a leading stage dimension)";
+  bool staged = shape.size() == rank + 1;
+  if (staged && shape[0] < 1)
+    return emitError() << "memdesc stage count must be positive, got "
+                       << shape[0];
+  for (int64_t d : shape.drop_front(staged ? 1 : 0))
+    if (d < 1 || !llvm::isPowerOf2_64(d))
+      return emitError() << "memdesc tile dimensions must be powers of two "
+                            "(the shared layout is a linear map of the "
+                            "offset bits), got "
+                         << d;
+  return success();
+}
+
+int64_t MemDescType::getTileElems() const {
+  int64_t n = 1;
+  for (int64_t d : getTileShape())
+    n *= d;
+  return n;
+}
+
+MemDescType MemDescType::getStageType() const {
+  return MemDescType::get(getContext(), getTileShape(), getElementType(),
+                          getEncoding());
+}

@@ -474,3 +474,81 @@ LogicalResult GridBarrierOp::verify() {
     return emitOpError("the barrier counter must be i32");
   return success();
 }
+
+//===----------------------------------------------------------------------===//
+// Shared memory
+//===----------------------------------------------------------------------===//
+
+/// Checks that `tensor` and the memdesc `mem` (without a stage dimension)
+/// hold the same tile; `what` names the tensor.
+static LogicalResult verifyTileMatches(Operation *op, StringRef what,
+                                       RankedTensorType tensor,
+                                       MemDescType mem) {
+  if (mem.hasStages())
+    return op->emitOpError("the shared-memory tile has ")
+           << mem.getNumStages()
+           << " stages; pick one with tile.memdesc_index first";
+  if (tensor.getShape() != mem.getShape())
+    return op->emitOpError() << what << " shape (" << shapeStr(tensor)
+                             << ") must match the shared-memory tile shape ("
+                             << shapeStr(RankedTensorType::get(
+                                    mem.getShape(), mem.getElementType()))
+                             << ")";
+  if (tensor.getElementType() != mem.getElementType())
+    return op->emitOpError()
+           << what << " element type " << tensor.getElementType()
+           << " does not match the shared-memory element type "
+           << mem.getElementType();
+  if (isa_and_nonnull<SharedLayoutAttr>(tensor.getEncoding()))
+    return op->emitOpError()
+           << what << " must have a distributed layout, not a shared one";
+  return success();
+}
+
+LogicalResult LocalAllocOp::verify() {
+  if (Value init = getInit())
+    return verifyTileMatches(*this, "init",
+                             cast<RankedTensorType>(init.getType()), getType());
+  return success();
+}
+
+LogicalResult MemDescIndexOp::verify() {
+  MemDescType src = getSrc().getType();
+  if (!src.hasStages())
+    return emitOpError("source has no stage dimension to index");
+  if (getType() != src.getStageType())
+    return emitOpError("result type must be ")
+           << src.getStageType() << " (the source without its stage "
+           << "dimension), got " << getType();
+  return success();
+}
+
+LogicalResult LocalStoreOp::verify() {
+  return verifyTileMatches(*this, "stored value", getValue().getType(),
+                           getDst().getType());
+}
+
+LogicalResult LocalLoadOp::verify() {
+  return verifyTileMatches(*this, "result", getType(), getSrc().getType());
+}
+
+LogicalResult AsyncCopyGlobalToLocalOp::verify() {
+  MemDescType dst = getDst().getType();
+  auto offsets = getOffsets().getType();
+  if (!offsets.getElementType().isInteger(32) &&
+      !offsets.getElementType().isInteger(64))
+    return emitOpError("offsets must be i32 or i64, got ")
+           << offsets.getElementType();
+  if (getPtr().getType().getPointeeType() != dst.getElementType())
+    return emitOpError("pointee type ")
+           << getPtr().getType().getPointeeType()
+           << " does not match the shared-memory element type "
+           << dst.getElementType();
+  if (failed(verifyTileMatches(*this, "offsets",
+                               RankedTensorType::get(offsets.getShape(),
+                                                     dst.getElementType(),
+                                                     offsets.getEncoding()),
+                               dst)))
+    return failure();
+  return verifyMask(*this, getMask(), offsets);
+}

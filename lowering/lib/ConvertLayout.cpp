@@ -227,6 +227,29 @@ unsigned regPrefix(ArrayRef<int64_t> reg, unsigned cap) {
   return k;
 }
 
+/// A side with the given element offsets per input basis; `coords` are the
+/// register bases in tensor coordinates (zero for copies).
+ConversionPlan::Side finishSide(SmallVector<int64_t> reg,
+                                SmallVector<int64_t> lane,
+                                SmallVector<int64_t> wave,
+                                ArrayRef<int64_t> coords, unsigned cap,
+                                unsigned elemBytes, unsigned rowBytes) {
+  ConversionPlan::Side side;
+  side.reg = std::move(reg);
+  side.lane = std::move(lane);
+  side.wave = std::move(wave);
+  side.vecBits = vectorBits(side, cap);
+  side.dupRegMask = zeroMask(coords);
+  side.accesses = 0;
+  for (int64_t r = 0; r < (int64_t(1) << coords.size());
+       r += int64_t(1) << side.vecBits)
+    if (!(r & side.dupRegMask))
+      ++side.accesses;
+  side.conflictWays =
+      conflictWays(side.lane, side.vecBits, elemBytes, rowBytes);
+  return side;
+}
+
 void planLds(const Bases &s, const Bases &d, unsigned totalBits,
              unsigned elemBytes, const TargetInfo &target, ConversionPlan &p) {
   unsigned cap =
@@ -329,24 +352,14 @@ void planLds(const Bases &s, const Bases &d, unsigned totalBits,
   };
 
   auto fill = [&](const Bases &x, ConversionPlan::Side &side) {
-    side.reg.clear();
-    side.lane.clear();
-    side.wave.clear();
-    for (int64_t v : x.reg)
-      side.reg.push_back(v ? addr(v) : 0);
-    for (int64_t v : x.lane)
-      side.lane.push_back(v ? addr(v) : 0);
-    for (int64_t v : x.wave)
-      side.wave.push_back(v ? addr(v) : 0);
-    side.vecBits = vectorBits(side, cap);
-    side.dupRegMask = zeroMask(x.reg);
-    side.accesses = 0;
-    for (int64_t r = 0; r < (int64_t(1) << x.reg.size());
-         r += int64_t(1) << side.vecBits)
-      if (!(r & side.dupRegMask))
-        ++side.accesses;
-    side.conflictWays =
-        conflictWays(side.lane, side.vecBits, elemBytes, rowBytes);
+    auto map = [&](ArrayRef<int64_t> in) {
+      SmallVector<int64_t> out;
+      for (int64_t v : in)
+        out.push_back(v ? addr(v) : 0);
+      return out;
+    };
+    side = finishSide(map(x.reg), map(x.lane), map(x.wave), x.reg, cap,
+                      elemBytes, rowBytes);
   };
   fill(s, p.store);
   fill(d, p.load);
@@ -415,6 +428,22 @@ FailureOr<ConversionPlan> tessel::planConversion(const LinearLayout &src,
   if (planShuffle(s, d, elemBytes, sh) && sh.cost() <= lds.cost())
     return sh;
   return lds;
+}
+
+FailureOr<ConversionPlan::Side>
+tessel::planLdsAccess(const LinearLayout &toOffset, unsigned elemBytes,
+                      const TargetInfo &target, std::string *error) {
+  if (toOffset.getOutDims().size() != 1 ||
+      toOffset.getOutDims()[0].name != tile::kOffsetDim) {
+    if (error)
+      *error = "expected a map to LDS element offsets";
+    return failure();
+  }
+  unsigned cap =
+      llvm::Log2_32(std::max(1u, target.maxVectorBytes() / elemBytes));
+  Bases x(toOffset);
+  return finishSide(x.reg, x.lane, x.wave, x.reg, cap, elemBytes,
+                    target.ldsBankRowBytes());
 }
 
 FailureOr<std::pair<LinearLayout, LinearLayout>>
@@ -567,77 +596,101 @@ Value emitShuffle(OpBuilder &b, Location loc, const ConversionPlan &p, Value in,
 
 Value emitLds(OpBuilder &b, Location loc, const ConversionPlan &p, Value in,
               Value lane, Value wave, Value buffer) {
-  Type elem = cast<VectorType>(in.getType()).getElementType();
-  Type ldsElem = cast<MemRefType>(buffer.getType()).getElementType();
-  unsigned elemBytes = std::max(1u, ldsElem.getIntOrFloatBitWidth() / 8);
-  auto toLds = [&](Value v) -> Value {
-    auto vt = cast<VectorType>(v.getType());
-    if (elem == ldsElem)
-      return v;
-    if (elem.isInteger(1))
-      return arith::ExtUIOp::create(b, loc, vt.clone(ldsElem), v);
-    return vector::BitCastOp::create(b, loc, vt.clone(ldsElem), v);
-  };
-  auto fromLds = [&](Value v) -> Value {
-    auto vt = cast<VectorType>(v.getType());
-    if (elem == ldsElem)
-      return v;
-    if (elem.isInteger(1))
-      return arith::TruncIOp::create(b, loc, vt.clone(elem), v);
-    return vector::BitCastOp::create(b, loc, vt.clone(elem), v);
-  };
-  auto offsetBase = [&](const ConversionPlan::Side &s) {
-    Value l = runtimeImage(b, loc, lane, s.lane);
-    Value w = runtimeImage(b, loc, wave, s.wave);
-    return arith::XOrIOp::create(b, loc, l, w).getResult();
-  };
-
   // Earlier readers of this space must be done before it is overwritten.
   gpu::BarrierOp::create(b, loc);
-  {
-    const ConversionPlan::Side &s = p.store;
-    Value base = offsetBase(s);
-    int64_t baseBits = possibleBits(s.lane, s.wave);
-    int64_t vec = int64_t(1) << s.vecBits;
-    for (int64_t r = 0; r < p.srcRegs; r += vec) {
-      if (r & s.dupRegMask)
-        continue;
-      Value off = xorConst(b, loc, base, baseBits, image(s.reg, r));
-      Value v =
-          vector::ExtractStridedSliceOp::create(b, loc, in, {r}, {vec}, {1});
-      vector::StoreOp::create(
-          b, loc, toLds(v), buffer, ValueRange{toIndex(b, loc, off)},
-          /*nontemporal=*/false, llvm::MaybeAlign(vec * elemBytes));
-    }
-  }
+  emitLdsStore(b, loc, p.store, in, lane, wave, buffer);
   gpu::BarrierOp::create(b, loc);
-  const ConversionPlan::Side &s = p.load;
-  Value base = offsetBase(s);
-  int64_t baseBits = possibleBits(s.lane, s.wave);
+  Type elem = cast<VectorType>(in.getType()).getElementType();
+  return emitLdsLoad(b, loc, p.load, p.dstRegs, elem, lane, wave, buffer);
+}
+
+} // namespace
+
+/// Register values of `elem` as the LDS element type `ldsElem` (same width,
+/// or i1 widened to i8), and back.
+static Value toLdsElems(OpBuilder &b, Location loc, Value v, Type ldsElem) {
+  auto vt = cast<VectorType>(v.getType());
+  Type elem = vt.getElementType();
+  if (elem == ldsElem)
+    return v;
+  if (elem.isInteger(1))
+    return arith::ExtUIOp::create(b, loc, vt.clone(ldsElem), v);
+  return vector::BitCastOp::create(b, loc, vt.clone(ldsElem), v);
+}
+
+static Value fromLdsElems(OpBuilder &b, Location loc, Value v, Type elem) {
+  auto vt = cast<VectorType>(v.getType());
+  if (vt.getElementType() == elem)
+    return v;
+  if (elem.isInteger(1))
+    return arith::TruncIOp::create(b, loc, vt.clone(elem), v);
+  return vector::BitCastOp::create(b, loc, vt.clone(elem), v);
+}
+
+Value tessel::emitLdsSideBase(OpBuilder &b, Location loc,
+                              const ConversionPlan::Side &s, Value lane,
+                              Value wave) {
+  Value l = runtimeImage(b, loc, lane, s.lane);
+  Value w = runtimeImage(b, loc, wave, s.wave);
+  return arith::XOrIOp::create(b, loc, l, w).getResult();
+}
+
+Value tessel::emitLdsSlotOffset(OpBuilder &b, Location loc,
+                                const ConversionPlan::Side &s, Value base,
+                                int64_t slot) {
+  return xorConst(b, loc, base, possibleBits(s.lane, s.wave),
+                  image(s.reg, slot));
+}
+
+void tessel::emitLdsStore(OpBuilder &b, Location loc,
+                          const ConversionPlan::Side &s, Value in, Value lane,
+                          Value wave, Value buffer) {
+  Type ldsElem = cast<MemRefType>(buffer.getType()).getElementType();
+  unsigned elemBytes = std::max(1u, ldsElem.getIntOrFloatBitWidth() / 8);
+  int64_t regs = cast<VectorType>(in.getType()).getNumElements();
+  Value base = emitLdsSideBase(b, loc, s, lane, wave);
   int64_t vec = int64_t(1) << s.vecBits;
-  auto vt = VectorType::get({p.dstRegs}, elem);
-  Value out = arith::ConstantOp::create(b, loc, vt, b.getZeroAttr(vt));
-  for (int64_t r = 0; r < p.dstRegs; r += vec) {
+  for (int64_t r = 0; r < regs; r += vec) {
     if (r & s.dupRegMask)
       continue;
-    Value off = xorConst(b, loc, base, baseBits, image(s.reg, r));
+    Value off = emitLdsSlotOffset(b, loc, s, base, r);
+    Value v =
+        vector::ExtractStridedSliceOp::create(b, loc, in, {r}, {vec}, {1});
+    vector::StoreOp::create(b, loc, toLdsElems(b, loc, v, ldsElem), buffer,
+                            ValueRange{toIndex(b, loc, off)},
+                            /*nontemporal=*/false,
+                            llvm::MaybeAlign(vec * elemBytes));
+  }
+}
+
+Value tessel::emitLdsLoad(OpBuilder &b, Location loc,
+                          const ConversionPlan::Side &s, int64_t regs,
+                          Type elem, Value lane, Value wave, Value buffer) {
+  Type ldsElem = cast<MemRefType>(buffer.getType()).getElementType();
+  unsigned elemBytes = std::max(1u, ldsElem.getIntOrFloatBitWidth() / 8);
+  Value base = emitLdsSideBase(b, loc, s, lane, wave);
+  int64_t vec = int64_t(1) << s.vecBits;
+  auto vt = VectorType::get({regs}, elem);
+  Value out = arith::ConstantOp::create(b, loc, vt, b.getZeroAttr(vt));
+  for (int64_t r = 0; r < regs; r += vec) {
+    if (r & s.dupRegMask)
+      continue;
+    Value off = emitLdsSlotOffset(b, loc, s, base, r);
     Value v = vector::LoadOp::create(b, loc, VectorType::get({vec}, ldsElem),
                                      buffer, ValueRange{toIndex(b, loc, off)},
                                      /*nontemporal=*/false,
                                      llvm::MaybeAlign(vec * elemBytes));
-    out =
-        vector::InsertStridedSliceOp::create(b, loc, fromLds(v), out, {r}, {1});
+    out = vector::InsertStridedSliceOp::create(
+        b, loc, fromLdsElems(b, loc, v, elem), out, {r}, {1});
   }
   if (!s.dupRegMask)
     return out;
   // Copies (zero register bases) take the value of their canonical slot.
   SmallVector<int64_t> mask;
-  for (int64_t r = 0; r < p.dstRegs; ++r)
+  for (int64_t r = 0; r < regs; ++r)
     mask.push_back(r & ~s.dupRegMask);
   return vector::ShuffleOp::create(b, loc, out, out, mask);
 }
-
-} // namespace
 
 Value tessel::emitConversion(OpBuilder &b, Location loc,
                              const ConversionPlan &plan, Value in, Value lane,

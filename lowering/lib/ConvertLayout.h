@@ -70,6 +70,38 @@ mlir::FailureOr<ConversionPlan> planConversion(const tile::LinearLayout &src,
                                                const TargetInfo &target,
                                                std::string *error);
 
+/// One side of an access to a tile in LDS through `toOffset`, a map
+/// (register, lane, wave) -> `offset` (an element offset in the buffer):
+/// the offsets of every input basis, the widest vector (up to the target's
+/// maxVectorBytes) over which consecutive registers have consecutive,
+/// aligned offsets, the copies, and the bank conflicts.
+mlir::FailureOr<ConversionPlan::Side>
+planLdsAccess(const tile::LinearLayout &toOffset, unsigned elemBytes,
+              const TargetInfo &target, std::string *error);
+
+/// The element offset (i32) of register 0 of the lane `lane` in wave `wave`
+/// on side `s`, and of register `slot` given that base.
+mlir::Value emitLdsSideBase(mlir::OpBuilder &b, mlir::Location loc,
+                            const ConversionPlan::Side &s, mlir::Value lane,
+                            mlir::Value wave);
+mlir::Value emitLdsSlotOffset(mlir::OpBuilder &b, mlir::Location loc,
+                              const ConversionPlan::Side &s, mlir::Value base,
+                              int64_t slot);
+
+/// Stores the registers `in` (vector<R x T>) at side `s`'s offsets of the
+/// 1-D workgroup memref `buffer` (of T, or of the same-width integer; i1 is
+/// widened to i8), one vector of 2^s.vecBits registers at a time, skipping
+/// copies. No barrier.
+void emitLdsStore(mlir::OpBuilder &b, mlir::Location loc,
+                  const ConversionPlan::Side &s, mlir::Value in,
+                  mlir::Value lane, mlir::Value wave, mlir::Value buffer);
+/// Loads `regs` registers of `elem` from side `s`'s offsets of `buffer`.
+/// No barrier.
+mlir::Value emitLdsLoad(mlir::OpBuilder &b, mlir::Location loc,
+                        const ConversionPlan::Side &s, int64_t regs,
+                        mlir::Type elem, mlir::Value lane, mlir::Value wave,
+                        mlir::Value buffer);
+
 /// The layouts to convert between for a convert_layout, reshape or
 /// transpose op (the source layout's outputs renamed/reshaped onto the
 /// result's dims). Fails with a message for other ops or unsupported

@@ -6,7 +6,10 @@
 // tile the instructions run over the K tiles in order, each reading its
 // operands straight from registers: no data moves between lanes. Which slot
 // holds which instruction register is asked of DistributedLayout, never
-// read off an encoding's parameters.
+// read off an encoding's parameters. That covers gfx950's f8f6f4 forms too,
+// whose lanes hold two runs of 16 K per operand, K/2 apart: with their
+// operand encoding (kWidth 16) the instruction's registers are the
+// hardware's, and each instruction gathers the slots its (row, k) live in.
 //
 //===----------------------------------------------------------------------===//
 

@@ -5,6 +5,7 @@
 #include "tessel/Lowering/TargetInfo.h"
 
 #include "mlir/IR/Diagnostics.h"
+#include "llvm/ADT/DenseSet.h"
 #include "llvm/Support/MathExtras.h"
 
 #include <algorithm>
@@ -35,17 +36,33 @@ struct Numbering {
 
 /// End of the live range of the buffer that `op` returns: the extent of
 /// every use's ancestor in `op`'s block, so that a use inside a loop keeps
-/// the buffer for the whole loop.
-FailureOr<unsigned> liveEnd(Operation *op, const Numbering &num) {
+/// the buffer for the whole loop. Uses of views (`isView`) of the buffer
+/// count too: results of its users, and results of the ops in `op`'s block
+/// that contain a use (a loop that carries the buffer).
+FailureOr<unsigned> liveEnd(Operation *op, const Numbering &num,
+                            function_ref<bool(Value)> isView) {
   unsigned end = num.last.lookup(op);
-  for (Value r : op->getResults())
-    for (Operation *user : r.getUsers()) {
+  SmallVector<Value> work(op->getResults());
+  DenseSet<Value> seen(work.begin(), work.end());
+  auto follow = [&](Operation *o) {
+    if (!isView)
+      return;
+    for (Value r : o->getResults())
+      if (isView(r) && seen.insert(r).second)
+        work.push_back(r);
+  };
+  while (!work.empty()) {
+    Value v = work.pop_back_val();
+    for (Operation *user : v.getUsers()) {
       Operation *a = op->getBlock()->findAncestorOpInBlock(*user);
       if (!a)
         return op->emitError("a shared-memory buffer is used outside the "
                              "block that allocates it");
       end = std::max(end, num.last.lookup(a));
+      follow(user);
+      follow(a);
     }
+  }
   return end;
 }
 
@@ -74,9 +91,10 @@ int64_t place(const LdsBuffer &b, ArrayRef<const LdsBuffer *> placed) {
 
 } // namespace
 
-FailureOr<LdsAllocation> LdsAllocation::compute(
-    Operation *kernel, const TargetInfo &target,
-    llvm::function_ref<FailureOr<LdsNeed>(Operation *)> need) {
+FailureOr<LdsAllocation>
+LdsAllocation::compute(Operation *kernel, const TargetInfo &target,
+                       llvm::function_ref<FailureOr<LdsNeed>(Operation *)> need,
+                       llvm::function_ref<bool(Value)> isView) {
   LdsAllocation a;
   Numbering num(kernel);
   bool ok = true;
@@ -93,7 +111,7 @@ FailureOr<LdsAllocation> LdsAllocation::compute(
     LdsBuffer b{op, n->bytes, std::max(1u, n->align), num.first.lookup(op),
                 num.last.lookup(op)};
     if (n->outlivesOp) {
-      FailureOr<unsigned> end = liveEnd(op, num);
+      FailureOr<unsigned> end = liveEnd(op, num, isView);
       if (failed(end)) {
         ok = false;
         return;

@@ -46,9 +46,13 @@ public:
   /// Asks `need` for every op nested in `kernel` and lays the buffers out.
   /// Fails with an error on `kernel` (one note per buffer) when the total
   /// exceeds `target.ldsBytesPerWorkgroup()`, or when `need` fails.
+  /// `isView` (optional) tells which values alias a buffer they are
+  /// computed from (a stage of a multi-buffered tile, a loop-carried
+  /// buffer): the buffer stays live until the last use of those too.
   static mlir::FailureOr<LdsAllocation>
   compute(mlir::Operation *kernel, const TargetInfo &target,
-          llvm::function_ref<mlir::FailureOr<LdsNeed>(mlir::Operation *)> need);
+          llvm::function_ref<mlir::FailureOr<LdsNeed>(mlir::Operation *)> need,
+          llvm::function_ref<bool(mlir::Value)> isView = nullptr);
 
   /// Bytes of the kernel's LDS buffer: the end of the highest placed buffer.
   int64_t totalBytes() const { return total; }

@@ -12,6 +12,7 @@
 #include "mlir/Dialect/Func/IR/FuncOps.h"
 #include "mlir/Dialect/LLVMIR/LLVMDialect.h"
 #include "mlir/Dialect/LLVMIR/NVVMDialect.h"
+#include "mlir/Dialect/NVGPU/IR/NVGPUDialect.h"
 #include "mlir/Dialect/UB/IR/UBOps.h"
 #include "mlir/Transforms/Passes.h"
 
@@ -27,7 +28,8 @@ void tessel::registerTesselDialects(DialectRegistry &registry) {
                   scf::SCFDialect, cf::ControlFlowDialect, gpu::GPUDialect,
                   vector::VectorDialect, memref::MemRefDialect,
                   amdgpu::AMDGPUDialect, ROCDL::ROCDLDialect, NVVM::NVVMDialect,
-                  LLVM::LLVMDialect, func::FuncDialect, ub::UBDialect>();
+                  LLVM::LLVMDialect, func::FuncDialect, ub::UBDialect,
+                  nvgpu::NVGPUDialect>();
 }
 
 void tessel::printSimt(ModuleOp module, llvm::raw_ostream &os) {

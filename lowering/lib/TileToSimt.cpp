@@ -16,15 +16,19 @@
 #include "DotToSimt.h"
 #include "DotToWgmma.h"
 #include "LdsAllocator.h"
+#include "SharedMemoryToSimt.h"
+#include "SimtLoweringState.h"
 #include "tessel/Dialect/Tile/DistributedLayout.h"
 #include "tessel/Dialect/Tile/TileDialect.h"
 #include "tessel/Lowering/ModuleTarget.h"
 #include "tessel/Lowering/TargetInfo.h"
 
+#include "mlir/Dialect/AMDGPU/IR/AMDGPUDialect.h"
 #include "mlir/Dialect/LLVMIR/LLVMDialect.h"
 #include "mlir/Dialect/SCF/Transforms/Patterns.h"
 #include "mlir/IR/BuiltinAttributes.h"
 #include "mlir/IR/IRMapping.h"
+#include "mlir/Interfaces/SideEffectInterfaces.h"
 #include "mlir/Transforms/DialectConversion.h"
 #include "llvm/ADT/TypeSwitch.h"
 #include "llvm/Support/MathExtras.h"
@@ -38,23 +42,42 @@ using namespace mlir;
 using namespace tessel;
 using namespace tessel::tile;
 
+Type tessel::storageType(Type t) {
+  if (isa<Float8E4M3FNType, Float8E4M3FNUZType>(t))
+    return IntegerType::get(t.getContext(), 8);
+  return t;
+}
+
+Type tessel::ldsType(Type t) {
+  if (t.isInteger(1) || isa<Float8E4M3FNType, Float8E4M3FNUZType>(t))
+    return IntegerType::get(t.getContext(), 8);
+  return t;
+}
+
+Value LoweringState::ldsView(OpBuilder &b, Operation *op, Value at, Type elem,
+                             int64_t numElems) {
+  auto type =
+      MemRefType::get({numElems}, elem, AffineMap(),
+                      gpu::AddressSpaceAttr::get(op->getContext(),
+                                                 gpu::AddressSpace::Workgroup));
+  return memref::ViewOp::create(b, op->getLoc(), type, of(op).ldsBuffer, at,
+                                ValueRange{})
+      .getResult();
+}
+
+FailureOr<Value> LoweringState::lds(OpBuilder &b, Operation *op, Type elem,
+                                    int64_t numElems) {
+  KernelState &ks = of(op);
+  int64_t offset = ks.ldsLayout ? ks.ldsLayout->offsetOf(op) : -1;
+  if (offset < 0 || !ks.ldsBuffer)
+    return op->emitError("no LDS was allocated for this op");
+  Value at = arith::ConstantIndexOp::create(b, op->getLoc(), offset);
+  return ldsView(b, op, at, elem, numElems);
+}
+
 namespace {
 
 bool isFp8(Type t) { return isa<Float8E4M3FNType, Float8E4M3FNUZType>(t); }
-
-/// The element type used in memory: fp8 is stored as i8.
-Type storageType(Type t) {
-  if (isFp8(t))
-    return IntegerType::get(t.getContext(), 8);
-  return t;
-}
-
-/// The element type LDS staging buffers use (i1 is widened to i8).
-Type ldsType(Type t) {
-  if (t.isInteger(1) || isFp8(t))
-    return IntegerType::get(t.getContext(), 8);
-  return t;
-}
 
 /// Reinterprets a scalar or vector `v` with element type `to` of the same
 /// width (fp8 <-> i8 between registers and memory).
@@ -74,42 +97,6 @@ MemRefType memrefFor(PtrType p) {
       {ShapedType::kDynamic}, storageType(p.getPointeeType()), AffineMap(),
       gpu::AddressSpaceAttr::get(ctx, gpu::AddressSpace::Global));
 }
-
-/// Per-kernel state shared by the patterns.
-struct KernelState {
-  Value lane, wave; // i32
-  unsigned numWaves = 1;
-  std::unique_ptr<AxisInfoAnalysis> axis;
-  /// The kernel's LDS (an i8 workgroup attribution) and where each op's
-  /// part of it lies.
-  Value ldsBuffer;
-  std::optional<LdsAllocation> ldsLayout;
-};
-
-struct LoweringState {
-  const TargetInfo *target;
-  DenseMap<Operation *, KernelState> kernels; // keyed by gpu.func
-  KernelState &of(Operation *op) {
-    return kernels[op->getParentOfType<gpu::GPUFuncOp>()];
-  }
-  /// `op`'s part of the kernel's LDS as a memref<numElems x elem>; fails
-  /// with an error when the allocator gave `op` no space.
-  FailureOr<Value> lds(OpBuilder &b, Operation *op, Type elem,
-                       int64_t numElems) {
-    KernelState &ks = of(op);
-    int64_t offset = ks.ldsLayout ? ks.ldsLayout->offsetOf(op) : -1;
-    if (offset < 0 || !ks.ldsBuffer)
-      return op->emitError("no LDS was allocated for this op");
-    auto type =
-        MemRefType::get({numElems}, elem, AffineMap(),
-                        gpu::AddressSpaceAttr::get(
-                            op->getContext(), gpu::AddressSpace::Workgroup));
-    Value at = arith::ConstantIndexOp::create(b, op->getLoc(), offset);
-    return memref::ViewOp::create(b, op->getLoc(), type, ks.ldsBuffer, at,
-                                  ValueRange{})
-        .getResult();
-  }
-};
 
 unsigned ldsElemBytes(Type t) {
   return std::max(1u, ldsType(t).getIntOrFloatBitWidth() / 8);
@@ -491,10 +478,12 @@ AccessPlan planAccess(const DistributedLayout &l, const AxisInfo &offsets,
   return plan;
 }
 
+} // namespace
+
 /// Alignment in bytes known for the base of `ptr`: what the kernel argument
 /// promises with `tile.divisibility` (looking through pointer casts), else
 /// 1 (element alignment is added by the caller).
-unsigned pointerAlignment(Value ptr) {
+unsigned tessel::pointerAlignment(Value ptr) {
   while (Operation *def = ptr.getDefiningOp()) {
     if (!isa<memref::ViewOp, UnrealizedConversionCastOp>(def))
       return 1;
@@ -508,6 +497,168 @@ unsigned pointerAlignment(Value ptr) {
           return d.getInt();
   return 1;
 }
+
+namespace {
+
+/// Whether `a` and `b` hold the same values: the same SSA value, or results
+/// of the same side-effect-free computation on the same operands (layout
+/// assignment may recompute a load's offsets and its mask separately).
+bool sameValue(Value a, Value b, unsigned depth = 8) {
+  if (a == b)
+    return true;
+  Operation *x = a.getDefiningOp(), *y = b.getDefiningOp();
+  if (!x || !y || depth == 0 || x->getNumRegions() || y->getNumRegions() ||
+      x->getName() != y->getName() ||
+      x->getAttrDictionary() != y->getAttrDictionary() ||
+      x->getResultTypes() != y->getResultTypes() ||
+      x->getNumOperands() != y->getNumOperands() ||
+      cast<OpResult>(a).getResultNumber() !=
+          cast<OpResult>(b).getResultNumber() ||
+      !isMemoryEffectFree(x))
+    return false;
+  for (auto [p, q] : llvm::zip(x->getOperands(), y->getOperands()))
+    if (!sameValue(p, q, depth - 1))
+      return false;
+  return true;
+}
+
+/// The uniform bound of a load mask `offsets < bound` (or `bound >
+/// offsets`, unsigned or signed) on the load's own i32 offsets: the mask
+/// keeps exactly the elements whose offset lies below the bound. Returns
+/// the tile-level scalar bound, or null for any other mask.
+Value contiguousBound(LoadOp op) {
+  auto cmp = op.getMask() ? op.getMask().getDefiningOp<arith::CmpIOp>()
+                          : arith::CmpIOp();
+  if (!cmp)
+    return {};
+  Value lhs = cmp.getLhs(), rhs = cmp.getRhs();
+  switch (cmp.getPredicate()) {
+  case arith::CmpIPredicate::slt:
+  case arith::CmpIPredicate::ult:
+    break;
+  case arith::CmpIPredicate::sgt:
+  case arith::CmpIPredicate::ugt:
+    std::swap(lhs, rhs);
+    break;
+  default:
+    return {};
+  }
+  auto splat = rhs.getDefiningOp<SplatOp>();
+  if (!sameValue(lhs, op.getOffsets()) || !splat ||
+      !getElementTypeOrSelf(lhs.getType()).isInteger(32))
+    return {};
+  return splat.getSrc();
+}
+
+/// Whether `v` is absent or a constant tile of zeros (+0.0 or integer 0):
+/// what an out-of-range buffer read returns.
+bool isZeroOrAbsent(Value v) {
+  if (!v)
+    return true;
+  auto cst = v.getDefiningOp<arith::ConstantOp>();
+  auto splat =
+      cst ? dyn_cast<SplatElementsAttr>(cst.getValue()) : SplatElementsAttr();
+  if (!splat)
+    return false;
+  Attribute e = splat.getSplatValue<Attribute>();
+  if (auto f = dyn_cast<FloatAttr>(e))
+    return f.getValue().isPosZero();
+  if (auto i = dyn_cast<IntegerAttr>(e))
+    return i.getValue().isZero();
+  return false;
+}
+
+/// Lowers a load masked by `offsets < bound` to loads from a fat raw buffer
+/// (amdgpu.fat_raw_buffer_cast of the kernel buffer, validBytes = the
+/// bound): they become buffer loads whose hardware range check
+/// (num_records) zeroes out-of-range dwords, so the mask costs no branch
+/// and no select. CDNA checks multi-dword buffer loads per dword: a dword
+/// is read only when all its bytes lie below num_records. For elements
+/// narrower than a dword whose bound is not known to end on a dword,
+/// validBytes is rounded up to the next dword and the bytes of the last
+/// dword past the bound are cleared with one AND per dword. num_records and
+/// the buffer offsets are 32-bit, so the bound's bytes must stay below
+/// 4 GiB (as the i32 offsets of 1-byte elements always do). tryLower gives
+/// nothing when the load does not qualify, and the predicated path applies.
+struct BoundedBufferLoad {
+  Value buffer;     // the kernel buffer as a fat raw buffer, cut at the bound
+  Value boundBytes; // i32: bound * element bytes, the exact limit
+  bool clearTail = false;
+  unsigned elemBytes = 1, alignBytes = 1;
+
+  /// `bound` is the (converted) i32 bound in elements; `boundDivisibility`
+  /// the largest power of two known to divide it.
+  static std::optional<BoundedBufferLoad> tryLower(OpBuilder &b, Location loc,
+                                                   Value mem, Value bound,
+                                                   int64_t boundDivisibility,
+                                                   const AccessPlan &plan,
+                                                   unsigned elemBytes) {
+    // Whole dwords per access, aligned: each dword of an access is then a
+    // dword of the buffer, and the per-dword range check is exact.
+    int64_t accessBytes = plan.width * elemBytes;
+    if (accessBytes % 4 != 0 || plan.alignBytes < 4)
+      return std::nullopt;
+    BoundedBufferLoad r;
+    r.elemBytes = elemBytes;
+    r.alignBytes = plan.alignBytes;
+    r.clearTail = elemBytes < 4 && (boundDivisibility * elemBytes) % 4 != 0;
+    Type i32 = b.getI32Type(), i64 = b.getI64Type();
+    // A negative bound keeps nothing.
+    Value n = arith::MaxSIOp::create(
+        b, loc, bound, arith::ConstantIntOp::create(b, loc, i32, 0));
+    r.boundBytes = arith::MulIOp::create(
+        b, loc, n, arith::ConstantIntOp::create(b, loc, i32, elemBytes));
+    Value valid = arith::MulIOp::create(
+        b, loc, arith::ExtUIOp::create(b, loc, i64, n),
+        arith::ConstantIntOp::create(b, loc, i64, elemBytes));
+    if (r.clearTail) // up to the end of the dword that holds the bound
+      valid = arith::AndIOp::create(
+          b, loc,
+          arith::AddIOp::create(b, loc, valid,
+                                arith::ConstantIntOp::create(b, loc, i64, 3)),
+          arith::ConstantIntOp::create(b, loc, i64, ~int64_t(3)));
+    r.buffer = amdgpu::FatRawBufferCastOp::create(
+        b, loc, mem, valid, /*cacheSwizzleStride=*/Value(),
+        /*boundsCheck=*/b.getBoolAttr(true), /*resetOffset=*/b.getUnitAttr());
+    return r;
+  }
+
+  /// Loads `chunk` (stored elements) at element offset `off` (i32).
+  Value load(OpBuilder &b, Location loc, Value off, VectorType chunk) const {
+    auto ld = vector::LoadOp::create(b, loc, chunk, buffer,
+                                     ValueRange{toIndex(b, loc, off)});
+    ld.setAlignment(alignBytes);
+    Value v = ld;
+    if (!clearTail)
+      return v;
+    // Byte mask of each dword: its bytes below the bound. Dwords wholly
+    // past the bound already read 0, so 1..4 bytes are kept.
+    Type i32 = b.getI32Type();
+    int64_t dwords = chunk.getNumElements() * elemBytes / 4;
+    auto dv = VectorType::get({dwords}, i32);
+    Value start = arith::MulIOp::create(
+        b, loc, off, arith::ConstantIntOp::create(b, loc, i32, elemBytes));
+    Value left = arith::SubIOp::create(b, loc, boundBytes, start);
+    SmallVector<int32_t> steps;
+    for (int64_t j = 0; j < dwords; ++j)
+      steps.push_back(4 * j);
+    Value rel = arith::SubIOp::create(
+        b, loc, vector::BroadcastOp::create(b, loc, dv, left),
+        arith::ConstantOp::create(b, loc, dv, b.getI32VectorAttr(steps)));
+    auto splat = [&](int32_t x) -> Value {
+      return arith::ConstantOp::create(b, loc, dv,
+                                       DenseElementsAttr::get(dv, x));
+    };
+    Value kept = arith::MinSIOp::create(
+        b, loc, arith::MaxSIOp::create(b, loc, rel, splat(1)), splat(4));
+    Value shift = arith::MulIOp::create(
+        b, loc, arith::SubIOp::create(b, loc, splat(4), kept), splat(8));
+    Value mask = arith::ShRUIOp::create(b, loc, splat(-1), shift);
+    Value words = vector::BitCastOp::create(b, loc, dv, v);
+    words = arith::AndIOp::create(b, loc, words, mask);
+    return vector::BitCastOp::create(b, loc, chunk, words);
+  }
+};
 
 struct LoadPattern : public TilePattern<LoadOp> {
   using TilePattern::TilePattern;
@@ -560,6 +711,23 @@ struct LoadPattern : public TilePattern<LoadOp> {
         state.target->maxVectorBytes(), pointerAlignment(adaptor.getPtr()));
     auto vt = cast<VectorType>(getTypeConverter()->convertType(op.getType()));
     Value other = adaptor.getOther();
+    unsigned elemBytes = std::max(1u, stored.getIntOrFloatBitWidth() / 8);
+    // A mask `offsets < bound` becomes the range of a bounds-checked
+    // buffer, where the target has one; the vector width then follows the
+    // offsets alone.
+    std::optional<BoundedBufferLoad> bounded;
+    if (Value bound = contiguousBound(op);
+        bound && state.target->supportsBoundedBufferLoads() &&
+        isZeroOrAbsent(op.getOther())) {
+      AccessPlan wide = planAccess(*l, offInfo, nullptr, elemBytes,
+                                   state.target->maxVectorBytes(),
+                                   pointerAlignment(adaptor.getPtr()));
+      bounded = BoundedBufferLoad::tryLower(
+          rewriter, loc, mem, rewriter.getRemappedValue(bound),
+          ks.axis->get(bound).divisibility[0], wide, elemBytes);
+      if (bounded)
+        plan = wide;
+    }
     int64_t w = plan.width;
     auto chunkType = VectorType::get({w}, elem);
     auto loadChunk = [&](OpBuilder &b, Value idx) -> Value {
@@ -592,8 +760,15 @@ struct LoadPattern : public TilePattern<LoadOp> {
     for (int64_t s = 0; s < l->getNumElems(); s += w) {
       Value off =
           vector::ExtractOp::create(rewriter, loc, adaptor.getOffsets(), s);
-      Value idx = toIndex(rewriter, loc, off);
       Value chunk;
+      if (bounded) {
+        chunk = fromStored(
+            bounded->load(rewriter, loc, off, VectorType::get({w}, stored)));
+        for (int64_t j = 0; j < w; ++j)
+          elems.push_back(vector::ExtractOp::create(rewriter, loc, chunk, j));
+        continue;
+      }
+      Value idx = toIndex(rewriter, loc, off);
       if (adaptor.getMask()) {
         Value m =
             vector::ExtractOp::create(rewriter, loc, adaptor.getMask(), s);
@@ -1133,7 +1308,7 @@ FailureOr<LdsNeed> ldsNeed(Operation *op, const TargetInfo &target) {
       .Case([&](ReduceOp o) { return ReducePattern::ldsNeed(o, target); })
       .Case([&](ScanOp o) { return ScanPattern::ldsNeed(o, target); })
       .Case([&](DotOp o) { return dotStagingNeed(o, target); })
-      .Default([](Operation *) { return LdsNeed(); });
+      .Default([&](Operation *o) { return sharedMemoryLdsNeed(o, target); });
 }
 
 //===----------------------------------------------------------------------===//
@@ -1160,7 +1335,8 @@ struct ConvertTileToSimtPass
     module->setAttr(gpu::GPUDialect::getContainerModuleAttrName(),
                     UnitAttr::get(ctx));
     for (KernelOp kernel : kernels)
-      if (failed(outline(kernel, *info, state)))
+      if (failed(chooseSharedSwizzles(kernel, *info)) ||
+          failed(outline(kernel, *info, state)))
         return signalPassFailure();
 
     TypeConverter tc;
@@ -1172,6 +1348,7 @@ struct ConvertTileToSimtPass
       return VectorType::get({l->getNumElems()}, t.getElementType());
     });
     tc.addConversion([](PtrType p) -> Type { return memrefFor(p); });
+    populateSharedMemoryTypeConversions(tc);
     auto materialize = [](OpBuilder &b, Type t, ValueRange in,
                           Location loc) -> Value {
       return UnrealizedConversionCastOp::create(b, loc, t, in).getResult(0);
@@ -1184,7 +1361,7 @@ struct ConvertTileToSimtPass
     ct.addLegalDialect<gpu::GPUDialect, vector::VectorDialect,
                        memref::MemRefDialect, amdgpu::AMDGPUDialect,
                        ROCDL::ROCDLDialect, NVVM::NVVMDialect,
-                       LLVM::LLVMDialect>();
+                       LLVM::LLVMDialect, nvgpu::NVGPUDialect>();
     auto legalTypes = [&](Operation *op) { return tc.isLegal(op); };
     ct.addDynamicallyLegalDialect<arith::ArithDialect, math::MathDialect>(
         legalTypes);
@@ -1199,6 +1376,7 @@ struct ConvertTileToSimtPass
                  StorePattern, AtomicRMWPattern, ReducePattern, ScanPattern>(
         tc, ctx, state);
     populateDotToSimtPatterns(tc, patterns, *info);
+    populateSharedMemoryToSimtPatterns(tc, patterns, state);
     DotStagingContext staging;
     staging.lds = [&state](OpBuilder &b, Operation *op, int64_t bytes) {
       return state.lds(b, op, b.getI8Type(), bytes);
@@ -1285,7 +1463,8 @@ struct ConvertTileToSimtPass
 
     // One LDS buffer for the kernel, laid out by liveness.
     auto layout = LdsAllocation::compute(
-        func, info, [&](Operation *op) { return ldsNeed(op, info); });
+        func, info, [&](Operation *op) { return ldsNeed(op, info); },
+        isSharedMemoryView);
     if (failed(layout))
       return failure();
     if (layout->totalBytes() > 0) {

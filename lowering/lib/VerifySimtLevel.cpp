@@ -40,7 +40,7 @@ const llvm::StringSet<> &allowedOps() {
       // memref
       "memref.load", "memref.store", "memref.view", "memref.atomic_rmw",
       "memref.generic_atomic_rmw", "memref.atomic_yield", "memref.dim",
-      "memref.assume_alignment", "memref.alloca",
+      "memref.assume_alignment", "memref.alloca", "memref.reinterpret_cast",
       "memref.extract_aligned_pointer_as_index"};
   return s;
 }
@@ -50,6 +50,7 @@ const llvm::StringSet<> &amdOps() {
                                       "amdgpu.swizzle_bitmode",
                                       "amdgpu.permlane_swap",
                                       "amdgpu.mfma",
+                                      "amdgpu.fat_raw_buffer_cast",
                                       "amdgpu.raw_buffer_load",
                                       "amdgpu.raw_buffer_store",
                                       "amdgpu.raw_buffer_atomic_fadd",
@@ -76,13 +77,18 @@ const llvm::StringSet<> &amdOps() {
 const llvm::StringSet<> &nvidiaOps() {
   static const llvm::StringSet<> s = {
       "gpu.shuffle", "nvvm.shfl.sync", "nvvm.vote.ballot.sync", "nvvm.barrier0",
-      "nvvm.inline_ptx", "llvm.inline_asm", "nvvm.mma.sync",
+      "nvvm.inline_ptx", "llvm.inline_asm",
+      // tile.dot: mma.sync and the struct it returns
+      "nvvm.mma.sync", "llvm.extractvalue",
+      // cp.async: global -> shared without registers
+      "nvgpu.device_async_copy", "nvvm.cp.async.commit.group",
+      "nvvm.cp.async.wait.group",
       // wgmma (sm_90a): the async-proxy fence after shared-memory stores,
       // the instruction and its fences, and its accumulator struct.
       "nvvm.fence.proxy", "nvvm.wgmma.fence.aligned", "nvvm.wgmma.mma_async",
       "nvvm.wgmma.commit.group.sync.aligned",
       "nvvm.wgmma.wait.group.sync.aligned", "llvm.mlir.undef",
-      "llvm.insertvalue", "llvm.extractvalue"};
+      "llvm.insertvalue"};
   return s;
 }
 

@@ -32,10 +32,12 @@ bool isElementwise(Operation *op) {
 
 class LayoutAssigner {
 public:
+  /// `defaultVecElems` bounds the contiguous elements per lane of values
+  /// that no memory access asks a layout for.
   LayoutAssigner(MLIRContext *ctx, const TargetInfo &info, unsigned numWaves,
-                 unsigned vecElems)
+                 unsigned defaultVecElems)
       : ctx(ctx), info(info), waveSize(info.waveSize()), numWaves(numWaves),
-        vecElems(vecElems) {}
+        defaultVecElems(defaultVecElems) {}
 
   /// The layouts of a tile.dot: the target's accumulator encoding, and its
   /// operand encodings, which feed the instruction from registers.
@@ -111,8 +113,9 @@ public:
     if (failed(instr))
       return dot.emitError("no matrix instruction for this tile.dot: ") << why;
     if (instr->operandSource == MatrixOperandSource::SharedMemory)
-      return DotPlan{acc, defaultFor(a.getShape(), /*fastest=*/1),
-                     defaultFor(b.getShape(), /*fastest=*/0),
+      return DotPlan{acc,
+                     defaultFor(a.getShape(), defaultVecElems, /*fastest=*/1),
+                     defaultFor(b.getShape(), defaultVecElems, /*fastest=*/0),
                      /*operandsAnyLayout=*/true};
     return DotPlan{acc, info.matrixOperandEncoding(acc, 0, *instr),
                    info.matrixOperandEncoding(acc, 1, *instr)};
@@ -180,10 +183,14 @@ public:
 
   /// The layout a tensor of this shape gets when nothing else decides:
   /// row-major (or with dimension `fastest` fastest, then the others from
-  /// the last), up to one vector access of contiguous elements per lane
-  /// along the fastest dimension, lanes filling the fastest dimensions and
-  /// waves the slowest. Leftover lanes and waves replicate.
-  BlockedLayoutAttr defaultFor(ArrayRef<int64_t> shape, int fastest = -1) {
+  /// the last), up to `vecElems` contiguous elements per lane (one vector
+  /// access) along the fastest dimension, lanes filling the fastest
+  /// dimensions and waves the slowest. Leftover lanes and waves replicate.
+  BlockedLayoutAttr defaultFor(ArrayRef<int64_t> shape) {
+    return defaultFor(shape, defaultVecElems);
+  }
+  BlockedLayoutAttr defaultFor(ArrayRef<int64_t> shape, unsigned vecElems,
+                               int fastest = -1) {
     unsigned rank = shape.size();
     SmallVector<unsigned> size(rank, 1), threads(rank, 1), waves(rank, 1),
         order;
@@ -244,6 +251,49 @@ public:
         if (auto ot = dyn_cast<RankedTensorType>(operand.getType());
             ot && ot.getShape() == type.getShape())
           hint(operand, enc);
+  }
+
+  /// Elements of type `elem` in the target's widest per-lane vector access
+  /// (16 bytes: 4 f32, 8 bf16, 16 i8 or fp8).
+  unsigned accessElems(Type elem) const {
+    unsigned bytes = std::max(1u, elem.getIntOrFloatBitWidth() / 8);
+    return std::max(1u, info.maxVectorBytes() / bytes);
+  }
+
+  /// Asks, for the offsets of every load and store and for the stored
+  /// values, a layout whose lanes hold one widest vector access of the
+  /// accessed element type, as far as the tile allows, where that is more
+  /// than the default gives (types narrower than 2 bytes). Where accesses
+  /// of different element types share a value, the narrowest type's (the
+  /// most elements per lane) wins: wider types then make several
+  /// full-width accesses, while the reverse would narrow the narrow type's
+  /// accesses.
+  void hintAccesses(KernelOp kernel) {
+    struct Request {
+      Value v;
+      unsigned elems;
+    };
+    SmallVector<Request> requests;
+    auto ask = [&](Value v, Type elem) {
+      if (isa<RankedTensorType>(v.getType()) &&
+          accessElems(elem) > defaultVecElems)
+        requests.push_back({v, accessElems(elem)});
+    };
+    kernel.walk([&](Operation *op) {
+      if (auto load = dyn_cast<LoadOp>(op)) {
+        ask(load.getOffsets(), getElementTypeOrSelf(load.getType()));
+      } else if (auto store = dyn_cast<StoreOp>(op)) {
+        Type elem = getElementTypeOrSelf(store.getValue().getType());
+        ask(store.getOffsets(), elem);
+        ask(store.getValue(), elem);
+      }
+    });
+    llvm::stable_sort(requests, [](const Request &a, const Request &b) {
+      return a.elems > b.elems;
+    });
+    for (const Request &r : requests)
+      hint(r.v, defaultFor(cast<RankedTensorType>(r.v.getType()).getShape(),
+                           r.elems));
   }
 
   Attribute encodingFor(Value v) {
@@ -462,6 +512,13 @@ public:
         requireEncoding(op, load.getOtherMutable()[0], enc);
       return;
     }
+    if (auto copy = dyn_cast<AsyncCopyGlobalToLocalOp>(op)) {
+      // Each lane copies the elements its offsets name; the mask follows.
+      if (copy.getMask())
+        requireEncoding(op, copy.getMaskMutable()[0],
+                        encodingOf(copy.getOffsets()));
+      return;
+    }
     if (isa<StoreOp, AtomicRMWOp, AtomicCASOp>(op)) {
       Value offsets = op->getOperand(isa<StoreOp>(op) ? 2 : 1);
       if (!isa<RankedTensorType>(offsets.getType()))
@@ -532,7 +589,7 @@ public:
 private:
   MLIRContext *ctx;
   const TargetInfo &info;
-  unsigned waveSize, numWaves, vecElems;
+  unsigned waveSize, numWaves, defaultVecElems;
   DenseMap<Value, Attribute> hints;
   DenseMap<Operation *, DotPlan> dotPlans;
 };
@@ -678,11 +735,14 @@ struct AssignLayoutsPass
     kernel->setAttr(
         "tessel.num_waves",
         IntegerAttr::get(IntegerType::get(kernel.getContext(), 32), numWaves));
-    // Eight elements per lane: 16 bytes of bf16, the widest vector access.
+    // Up to 16 bytes of a 2-byte type per lane by default (two 16-byte
+    // accesses of f32); loads and stores of 1-byte types ask for 16 of
+    // their own (hintAccesses).
     LayoutAssigner assigner(kernel.getContext(), info, numWaves,
                             info.maxVectorBytes() / 2);
     if (failed(assigner.planDots(kernel)))
       return failure();
+    assigner.hintAccesses(kernel);
     assigner.collectHints(kernel);
     assigner.process(kernel.getBody().front());
     return checkTiles(kernel, [&](Operation *op, RankedTensorType type) {

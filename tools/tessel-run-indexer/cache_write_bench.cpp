@@ -239,8 +239,9 @@ int main(int argc, char **argv) {
   std::vector<std::pair<std::string, tessel_context *>> variants;
   for (const tessel::BundleEntry &e : bundle.entries) {
     int64_t bf16 = 0;
-    if (e.target != arch || e.format == tessel::CodeFormat::Simt ||
-        !e.knob("k_bf16", bf16) || !bf16)
+    if (tessel::codeObjectRank(e, arch, e.format) < 0 ||
+        e.format == tessel::CodeFormat::Simt || !e.knob("k_bf16", bf16) ||
+        !bf16)
       continue;
     tessel::Bundle one;
     one.compilerVersion = bundle.compilerVersion;
@@ -263,8 +264,9 @@ int main(int argc, char **argv) {
     int64_t tpp = 0, waves = 1;
     e.knob("tokens_per_program", tpp);
     e.knob("num_waves", waves);
-    variants.push_back(
-        {"tpp=" + std::to_string(tpp) + " waves=" + std::to_string(waves), v});
+    variants.push_back({e.target + " tpp=" + std::to_string(tpp) +
+                            " waves=" + std::to_string(waves),
+                        v});
   }
 
   printf("\n%-8s %-26s %10s %12s %9s %9s\n", "tokens", "kernel", "MB/call",

@@ -11,7 +11,7 @@
 //
 // The bundle defaults to TESSEL_BUNDLE (loaded by the runtime itself), else
 // ../kernels/tessel_kernels.tbundle next to this program. --each-variant also
-// runs a few shapes on every code object of the device's target, one at a
+// runs a few shapes on every code object the device runs, one at a
 // time (a one-entry bundle per variant), not only on the dispatcher's picks.
 // Exits 0 when every check passes, 1 on any mismatch, 2 on a setup error.
 //
@@ -532,12 +532,12 @@ int main(int argc, char **argv) {
     printf("\n--each-variant skipped: TESSEL_BUNDLE is loaded into every "
            "context, so a variant cannot run alone; pass --bundle instead\n");
   } else if (eachVariant) {
-    // Every code object of this device's target, alone in a context.
-    std::string want = arch;
+    // Every code object that runs on this device (sm_90a and sm_90 on an
+    // sm_90 card), alone in a context.
     for (const tessel::BundleEntry &e : bundle.entries) {
       bool simt = e.format == tessel::CodeFormat::Simt;
-      if (e.kernel != "indexer_k_cache_write" || e.target != want ||
-          simt != !gpu)
+      if (e.kernel != "indexer_k_cache_write" ||
+          tessel::codeObjectRank(e, arch, e.format) < 0 || simt != !gpu)
         continue;
       tessel::Bundle one;
       one.compilerVersion = bundle.compilerVersion;

@@ -4,6 +4,7 @@
 #include "BackendInternal.h"
 #include "tessel/Lowering/TargetInfo.h"
 
+#include "mlir/Conversion/NVGPUToNVVM/NVGPUToNVVM.h"
 #include "mlir/Conversion/Passes.h"
 #include "mlir/Dialect/AMDGPU/IR/AMDGPUDialect.h"
 #include "mlir/Dialect/Arith/IR/Arith.h"
@@ -16,6 +17,7 @@
 #include "mlir/Dialect/LLVMIR/ROCDLDialect.h"
 #include "mlir/Dialect/Math/IR/Math.h"
 #include "mlir/Dialect/MemRef/IR/MemRef.h"
+#include "mlir/Dialect/NVGPU/IR/NVGPUDialect.h"
 #include "mlir/Dialect/SCF/IR/SCF.h"
 #include "mlir/Dialect/Vector/IR/VectorOps.h"
 #include "mlir/Dialect/Vector/Transforms/VectorRewritePatterns.h"
@@ -77,8 +79,8 @@ void registerBackendDialects(DialectRegistry &registry) {
   registry.insert<amdgpu::AMDGPUDialect, arith::ArithDialect,
                   cf::ControlFlowDialect, func::FuncDialect, gpu::GPUDialect,
                   LLVM::LLVMDialect, math::MathDialect, memref::MemRefDialect,
-                  NVVM::NVVMDialect, ROCDL::ROCDLDialect, scf::SCFDialect,
-                  vector::VectorDialect>();
+                  NVVM::NVVMDialect, nvgpu::NVGPUDialect, ROCDL::ROCDLDialect,
+                  scf::SCFDialect, vector::VectorDialect>();
   // The upstream GPU conversions collect their patterns through the
   // ConvertToLLVM interfaces registered here.
   registerAllExtensions(registry);
@@ -353,6 +355,8 @@ LogicalResult lowerSimtToLLVMDialect(ModuleOp module, const TargetInfo &target,
     pm.addPass(createGpuNVVMAttachTarget(attach));
     OpPassManager &gpm = pm.nest<gpu::GPUModuleOp>();
     gpm.addPass(std::make_unique<PrepareVectorsPass>());
+    // cp.async (tile.async_copy_global_to_local) is nvgpu.device_async_copy.
+    gpm.addPass(createConvertNVGPUToNVVMPass());
     gpm.addPass(createSCFToControlFlowPass());
     gpm.addPass(createConvertGpuOpsToNVVMOps());
     // NVVM ops with no LLVM intrinsic (wgmma.mma_async) become inline PTX.

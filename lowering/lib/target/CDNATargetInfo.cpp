@@ -34,6 +34,7 @@ public:
   StringRef features() const override { return ""; }
   unsigned waveSize() const override { return 64; }
   unsigned maxVectorBytes() const override { return 16; }
+  bool supportsBoundedBufferLoads() const override { return true; }
   unsigned maxWorkgroupSize() const override { return 1024; }
   unsigned registersPerLane() const override { return 512; }
   unsigned ldsBytesPerWorkgroup() const override {
@@ -53,18 +54,32 @@ public:
   /// `#tile.mfma` version of this chip.
   unsigned mfmaVersion() const { return gen == CDNAGeneration::CDNA3 ? 3 : 4; }
 
+  /// Mnemonic suffix of each operand kind.
+  static StringRef mnemonicSuffix(tile::MfmaOperandKind kind) {
+    switch (kind) {
+    case tile::MfmaOperandKind::Fp8:
+      return "_fp8_fp8";
+    case tile::MfmaOperandKind::Bf16:
+      return "_bf16";
+    case tile::MfmaOperandKind::F8F6F4:
+      return "_f8f6f4";
+    }
+    llvm_unreachable("unknown MfmaOperandKind");
+  }
+
   MatrixInstr instrFor(MLIRContext *ctx, const tile::MfmaShape &s) const {
-    bool fp8 = s.operand == tile::MfmaOperandKind::Fp8;
     // gfx942's fp8_fp8 instructions read e4m3fnuz, gfx950's read e4m3fn:
-    // the same mnemonic follows the chip's fp8 format.
+    // the same mnemonic follows the chip's fp8 format. The f8f6f4 forms
+    // (CDNA4 only) read e4m3fn A and B here.
+    bool bf16 = s.operand == tile::MfmaOperandKind::Bf16;
     std::string mnemonic = "v_mfma_f32_" + std::to_string(s.m) + "x" +
                            std::to_string(s.n) + "x" + std::to_string(s.k) +
-                           (fp8 ? "_fp8_fp8" : "_bf16");
+                           mnemonicSuffix(s.operand).str();
     MatrixInstr i;
     i.m = s.m;
     i.n = s.n;
     i.k = s.k;
-    i.operandType = fp8 ? fp8Type(ctx) : Type(BFloat16Type::get(ctx));
+    i.operandType = bf16 ? Type(BFloat16Type::get(ctx)) : fp8Type(ctx);
     i.kPerLane = s.kPerLane();
     i.accPerLane = s.m * s.n / waveSize();
     i.mnemonic = mnemonic;
@@ -72,13 +87,17 @@ public:
   }
 
   SmallVector<MatrixInstr> matrixInstrs(MLIRContext *ctx) const override {
+    // CDNA4's double-rate fp8 forms first: where the dot's K is a multiple
+    // of theirs, one of them does the work of four 16x16x32 (or 32x32x16)
+    // fp8_fp8 instructions. Otherwise the table's order.
+    auto doubleRate = [](const tile::MfmaShape &s) {
+      return s.operand == tile::MfmaOperandKind::F8F6F4;
+    };
     SmallVector<MatrixInstr> instrs;
-    // tile.dot does not select the f8f6f4 forms yet: their operands hold
-    // two K runs per lane, which the dot lowering does not stage.
-    for (const tile::MfmaShape &s : tile::kMfmaShapes)
-      if (s.minVersion <= mfmaVersion() &&
-          s.operand != tile::MfmaOperandKind::F8F6F4)
-        instrs.push_back(instrFor(ctx, s));
+    for (bool wantDoubleRate : {true, false})
+      for (const tile::MfmaShape &s : tile::kMfmaShapes)
+        if (s.minVersion <= mfmaVersion() && doubleRate(s) == wantDoubleRate)
+          instrs.push_back(instrFor(ctx, s));
     return instrs;
   }
 
@@ -92,8 +111,15 @@ public:
 
   Attribute matrixOperandEncoding(Attribute acc, unsigned opIdx,
                                   const MatrixInstr &instr) const override {
+    // kWidth is the instruction's own run of consecutive K per lane: all of
+    // kPerLane, or 16 for the f8f6f4 forms, whose lanes hold two runs K/2
+    // apart. The operand registers are then the hardware's, and the dot
+    // lowering gathers each instruction's slots from the layout.
+    const tile::MfmaShape *s =
+        tile::findMfmaShape(mfmaVersion(), instr.m, instr.n, instr.k);
+    unsigned kWidth = s ? s->kRun() : instr.kPerLane;
     return tile::DotOperandLayoutAttr::get(acc.getContext(), opIdx, acc,
-                                           instr.kPerLane);
+                                           kWidth);
   }
 
   FailureOr<MatrixInstr> matrixInstrOf(Attribute acc, Type operandType,

@@ -7,6 +7,7 @@
 //
 //===----------------------------------------------------------------------===//
 
+#include "AsyncCopy.h"
 #include "HopperMmaSync.h"
 #include "HopperWgmma.h"
 #include "TargetInfoImpl.h"
@@ -41,6 +42,19 @@ public:
   // The static `.shared` limit; 227 KiB would need dynamic shared memory.
   unsigned ldsBytesPerWorkgroup() const override { return 48 * 1024; }
   unsigned ldsBankRowBytes() const override { return 128; }
+  // Global to shared memory without registers: cp.async.
+  void emitAsyncCopy(OpBuilder &b, Location loc, Value src, Value srcIdx,
+                     Value dst, Value dstIdx, int64_t elems,
+                     Value pred) const override {
+    emitCpAsync(b, loc, src, srcIdx, dst, dstIdx, elems, pred);
+  }
+  void emitAsyncCommitGroup(OpBuilder &b, Location loc) const override {
+    emitCpAsyncCommitGroup(b, loc);
+  }
+  void emitAsyncWait(OpBuilder &b, Location loc,
+                     unsigned pending) const override {
+    emitCpAsyncWaitGroup(b, loc, pending);
+  }
   Type fp8Type(MLIRContext *ctx) const override {
     return Float8E4M3FNType::get(ctx);
   }

@@ -1319,6 +1319,31 @@ LogicalResult KernelCompiler::compileOp(Operation *op) {
     I.a = *m, I.b = *sh, I.d = d, I.x = auxPush(aux);
     return success();
   }
+  if (auto rc = dyn_cast<memref::ReinterpretCastOp>(op)) {
+    auto m = muse(op, rc.getSource());
+    if (failed(m))
+      return failure();
+    auto src = cast<MemRefType>(rc.getSource().getType());
+    if (rc.getType().getRank() != 1 || src.getRank() != 1 ||
+        rc.getStaticOffsets()[0] != 0 || rc.getStaticStrides()[0] != 1 ||
+        src.getElementType() != rc.getType().getElementType())
+      return fail(op, "memref.reinterpret_cast is supported from and to rank "
+                      "1 with offset 0 and stride 1 only");
+    int64_t size = rc.getStaticSizes()[0];
+    uint32_t sizeSlot = 0;
+    if (ShapedType::isDynamic(size)) {
+      auto s = use(op, rc.getSizes()[0]);
+      if (failed(s))
+        return failure();
+      sizeSlot = *s;
+    }
+    uint32_t d = mdef(rc.getResult());
+    Inst &I = emit(reinterpretH(), op);
+    I.a = *m, I.d = d, I.b = sizeSlot;
+    if (!ShapedType::isDynamic(size))
+      I.i0 = size, I.i1 = 1;
+    return success();
+  }
   if (isa<memref::AssumeAlignmentOp, memref::CastOp>(op)) {
     auto m = muse(op, op->getOperand(0));
     if (failed(m))
@@ -1352,6 +1377,26 @@ LogicalResult KernelCompiler::compileOp(Operation *op) {
   // ---- amdgpu ----
   if (auto m = dyn_cast<amdgpu::MFMAOp>(op))
     return mfma(m);
+  if (auto fc = dyn_cast<amdgpu::FatRawBufferCastOp>(op)) {
+    auto m = muse(op, fc.getSource());
+    if (failed(m))
+      return failure();
+    if (!fc.getBoundsCheck() || fc.getCacheSwizzleStride() ||
+        fc.getSource().getType().getRank() != 1)
+      return fail(op, "amdgpu.fat_raw_buffer_cast is supported on rank-1 "
+                      "memrefs, bounds-checked, without cacheSwizzleStride");
+    uint32_t valid = 0;
+    if (Value v = fc.getValidBytes()) {
+      auto s = use(op, v);
+      if (failed(s))
+        return failure();
+      valid = *s;
+    }
+    uint32_t d = mdef(fc.getResult());
+    Inst &I = emit(fatBufferH(), op);
+    I.a = *m, I.d = d, I.b = valid, I.i1 = fc.getValidBytes() ? 1 : 0;
+    return success();
+  }
   if (isa<amdgpu::RawBufferLoadOp, amdgpu::RawBufferStoreOp,
           amdgpu::RawBufferAtomicFaddOp, amdgpu::RawBufferAtomicFmaxOp,
           amdgpu::RawBufferAtomicSmaxOp, amdgpu::RawBufferAtomicUminOp,

@@ -977,6 +977,9 @@ bool linearIndex(Wave &W, const Inst &I, const MRef &M, unsigned lane,
       oob = true;
     lin += idx[r] * M.strides[r];
   }
+  // A memref cut to a size past its allocation (reinterpret_cast).
+  if (M.allocBytes >= 0 && (lin + (int64_t)n) * M.elemBytes > M.allocBytes)
+    oob = true;
   if (!oob) {
     out = lin;
     return true;
@@ -1054,7 +1057,8 @@ template <class T> inline bool store1D(Wave &W, const Inst &I, const MRef &M) {
 // the general path (which also produces the error message).
 template <bool Store>
 inline bool fast1D(Wave &W, const Inst &I, const MRef &M) {
-  if (M.rank != 1 || M.strides[0] != 1 || M.init)
+  if (M.rank != 1 || M.strides[0] != 1 || M.init || M.allocBytes >= 0 ||
+      M.bufferBytes >= 0)
     return false;
   switch (M.elemBytes) {
   case 1:
@@ -1069,10 +1073,13 @@ inline bool fast1D(Wave &W, const Inst &I, const MRef &M) {
   return false;
 }
 
+void fatBufferAccess(Wave &W, const Inst &I, const MRef &M, bool store);
 void loadImpl(Wave &W, const Inst &I) {
   const MRef &M = W.M[I.a];
   if (!checkMRef(W, I, M))
     return;
+  if (M.bufferBytes >= 0)
+    return fatBufferAccess(W, I, M, /*store=*/false);
   if (fast1D<false>(W, I, M))
     return;
   const uint32_t eb = M.elemBytes;
@@ -1103,6 +1110,8 @@ void storeImpl(Wave &W, const Inst &I) {
   const MRef &M = W.M[I.a];
   if (!checkMRef(W, I, M))
     return;
+  if (M.bufferBytes >= 0)
+    return fatBufferAccess(W, I, M, /*store=*/true);
   if (fast1D<true>(W, I, M))
     return;
   const uint32_t eb = M.elemBytes;
@@ -1324,10 +1333,39 @@ void viewImpl(Wave &W, const Inst &I) {
 }
 void aliasMRefImpl(Wave &W, const Inst &I) { W.M[I.d] = W.M[I.a]; }
 
+// memref.reinterpret_cast of a rank-1 memref to offset 0, stride 1 and a
+// size from slot b (or the static i0 when i1 = 1): the same allocation under
+// another size. The size may pass the allocation's end (a buffer bound);
+// allocBytes keeps that end, which every access is still checked against.
+void reinterpretImpl(Wave &W, const Inst &I) {
+  const MRef &S = W.M[I.a];
+  if (!checkMRef(W, I, S))
+    return;
+  int64_t size = I.i1 ? I.i0 : (int64_t)W.slot(I.b)[firstLane(W.exec)];
+  if (size < 0) {
+    W.fail(I, "memref.reinterpret_cast to the negative size " +
+                  std::to_string(size));
+    return;
+  }
+  MRef R = S;
+  R.allocBytes =
+      S.allocBytes >= 0 ? S.allocBytes : S.numElems * (int64_t)S.elemBytes;
+  R.rank = 1;
+  R.sizes[0] = size;
+  R.strides[0] = 1;
+  R.numElems = size;
+  W.M[I.d] = R;
+}
+
 // Raw buffer ops: byte offset = (linear index + indexOffset + sgprOffset) *
-// elemBytes; an element whose bytes are not all inside num_records (the
-// memref's size in bytes) is out of range: loads give 0, stores and atomics
-// are dropped, as the hardware's range check does.
+// elemBytes, and num_records is the memref's size in bytes. The range check
+// follows the CDNA3/CDNA4 ISA (buffer range checking, raw buffers): an access
+// of fewer than 4 bytes is one piece; a wider one (dword x2/x3/x4) is checked
+// dword by dword. A piece is in range when all its bytes lie in [0,
+// num_records); out-of-range pieces read 0 and are not written, so a dword
+// that straddles num_records is out of range as a whole. Atomics are checked
+// as one element. An in-range piece outside the underlying allocation is an
+// out-of-bounds error, as for any other access.
 struct BufAddr {
   int64_t off;
   int64_t numRecords;
@@ -1346,19 +1384,61 @@ BufAddr bufAddr(Wave &W, const Inst &I, const MRef &M, unsigned l) {
     lin += sext(W.slot(I.b)[firstLane(W.exec)], 32);
   return {lin * (int64_t)M.elemBytes, records * (int64_t)M.elemBytes};
 }
+constexpr int64_t kMaxBufferAccessBytes = 64;
+// Calls fn(byte position in the access, byte offset in the buffer, length)
+// for each in-range piece of an access of `total` bytes; returns false after
+// reporting an in-range piece that leaves the allocation.
+template <class Fn>
+bool forEachBufferPiece(Wave &W, const Inst &I, const MRef &M, unsigned l,
+                        const BufAddr &A, int64_t total, const char *what,
+                        Fn fn) {
+  const int64_t piece = total < 4 ? total : 4;
+  const int64_t alloc = M.allocBytes >= 0 ? M.allocBytes : A.numRecords;
+  for (int64_t p = 0; p < total; p += piece) {
+    int64_t len = std::min(piece, total - p), off = A.off + p;
+    if (off < 0 || off + len > A.numRecords)
+      continue;
+    if (off + len > alloc) {
+      W.fail(I, std::string("raw buffer ") + what + " of bytes [" +
+                    std::to_string(off) + ", " + std::to_string(off + len) +
+                    "), inside num_records = " + std::to_string(A.numRecords) +
+                    " but past the end of the " + std::to_string(alloc) +
+                    "-byte buffer " + W.K->bufferNames[M.what] + " (" +
+                    laneStr(W, l) + ")");
+      return false;
+    }
+    fn(p, off, len);
+  }
+  return true;
+}
+bool checkBufferWidth(Wave &W, const Inst &I, int64_t total) {
+  if (total <= kMaxBufferAccessBytes)
+    return true;
+  W.fail(I, "raw buffer access of " + std::to_string(total) +
+                " bytes; at most " + std::to_string(kMaxBufferAccessBytes) +
+                " are supported");
+  return false;
+}
 void bufLoadImpl(Wave &W, const Inst &I) {
   const MRef &M = W.M[I.a];
   if (!checkMRef(W, I, M))
     return;
   const uint32_t eb = M.elemBytes;
+  const int64_t total = (int64_t)I.n * eb;
+  if (!checkBufferWidth(W, I, total))
+    return;
   for (uint64_t ex = W.exec; ex; ex &= ex - 1) {
     unsigned l = firstLane(ex);
     BufAddr A = bufAddr(W, I, M, l);
+    uint8_t bytes[kMaxBufferAccessBytes] = {};
+    if (!forEachBufferPiece(W, I, M, l, A, total, "load",
+                            [&](int64_t p, int64_t off, int64_t len) {
+                              std::memcpy(bytes + p, M.base + off, len);
+                            }))
+      return;
     for (uint32_t e = 0; e < I.n; ++e) {
-      int64_t off = A.off + (int64_t)e * eb;
       uint64_t v = 0;
-      if (off >= 0 && off + eb <= A.numRecords)
-        std::memcpy(&v, M.base + off, eb);
+      std::memcpy(&v, bytes + (size_t)e * eb, eb);
       W.slot(I.d + e)[l] = v;
     }
   }
@@ -1368,15 +1448,75 @@ void bufStoreImpl(Wave &W, const Inst &I) {
   if (!checkMRef(W, I, M))
     return;
   const uint32_t eb = M.elemBytes;
+  const int64_t total = (int64_t)I.n * eb;
+  if (!checkBufferWidth(W, I, total))
+    return;
   for (uint64_t ex = W.exec; ex; ex &= ex - 1) {
     unsigned l = firstLane(ex);
     BufAddr A = bufAddr(W, I, M, l);
+    uint8_t bytes[kMaxBufferAccessBytes] = {};
     for (uint32_t e = 0; e < I.n; ++e) {
-      int64_t off = A.off + (int64_t)e * eb;
-      if (off >= 0 && off + eb <= A.numRecords) {
-        uint64_t v = W.slot(I.c + e)[l];
-        std::memcpy(M.base + off, &v, eb);
+      uint64_t v = W.slot(I.c + e)[l];
+      std::memcpy(bytes + (size_t)e * eb, &v, eb);
+    }
+    if (!forEachBufferPiece(W, I, M, l, A, total, "store",
+                            [&](int64_t p, int64_t off, int64_t len) {
+                              std::memcpy(M.base + off, bytes + p, len);
+                            }))
+      return;
+  }
+}
+// amdgpu.fat_raw_buffer_cast: the same allocation, accessed as a buffer
+// whose num_records is validBytes (slot b when i1; its low 32 bits, as the
+// descriptor holds them), else the source's size in bytes.
+void fatBufferImpl(Wave &W, const Inst &I) {
+  const MRef &S = W.M[I.a];
+  if (!checkMRef(W, I, S))
+    return;
+  MRef R = S;
+  R.allocBytes =
+      S.allocBytes >= 0 ? S.allocBytes : S.numElems * (int64_t)S.elemBytes;
+  R.bufferBytes =
+      I.i1 ? (int64_t)(W.slot(I.b)[firstLane(W.exec)] & 0xffffffffull)
+           : S.numElems * (int64_t)S.elemBytes;
+  W.M[I.d] = R;
+}
+// memref/vector loads and stores through a fat raw buffer: the raw buffer
+// range check above, on byte offset = linear index * elemBytes.
+void fatBufferAccess(Wave &W, const Inst &I, const MRef &M, bool store) {
+  const uint32_t eb = M.elemBytes;
+  const int64_t total = (int64_t)I.n * eb;
+  if (!checkBufferWidth(W, I, total))
+    return;
+  const int64_t *aux = W.K->aux.data() + I.x;
+  for (uint64_t ex = W.exec; ex; ex &= ex - 1) {
+    unsigned l = firstLane(ex);
+    int64_t lin = 0;
+    for (uint32_t r = 0; r < M.rank; ++r)
+      lin += (int64_t)W.slot((uint32_t)aux[r])[l] * M.strides[r];
+    BufAddr A{lin * (int64_t)eb, M.bufferBytes};
+    uint8_t bytes[kMaxBufferAccessBytes] = {};
+    if (store) {
+      for (uint32_t e = 0; e < I.n; ++e) {
+        uint64_t v = W.slot(I.b + e)[l];
+        std::memcpy(bytes + (size_t)e * eb, &v, eb);
       }
+      if (!forEachBufferPiece(W, I, M, l, A, total, "store",
+                              [&](int64_t p, int64_t off, int64_t len) {
+                                std::memcpy(M.base + off, bytes + p, len);
+                              }))
+        return;
+      continue;
+    }
+    if (!forEachBufferPiece(W, I, M, l, A, total, "load",
+                            [&](int64_t p, int64_t off, int64_t len) {
+                              std::memcpy(bytes + p, M.base + off, len);
+                            }))
+      return;
+    for (uint32_t e = 0; e < I.n; ++e) {
+      uint64_t v = 0;
+      std::memcpy(&v, bytes + (size_t)e * eb, eb);
+      W.slot(I.d + e)[l] = v;
     }
   }
 }
@@ -1979,6 +2119,8 @@ Handler gAtomicEndH() { return gAtomicEndImpl; }
 Handler dimH() { return dimImpl; }
 Handler viewH() { return viewImpl; }
 Handler aliasMRefH() { return aliasMRefImpl; }
+Handler reinterpretH() { return reinterpretImpl; }
+Handler fatBufferH() { return fatBufferImpl; }
 Handler bufLoadH() { return bufLoadImpl; }
 Handler bufStoreH() { return bufStoreImpl; }
 Handler bufAtomicH() { return bufAtomicImpl; }

@@ -54,6 +54,13 @@ struct MRef {
   uint32_t elemBytes = 0;
   Space space = Space::Global;
   uint32_t what = 0; // index into Kernel::bufferNames
+  /// Bytes of the underlying allocation from `base`, where a cast
+  /// (memref.reinterpret_cast) gave the memref other sizes; -1 = the sizes.
+  int64_t allocBytes = -1;
+  /// A fat raw buffer (amdgpu.fat_raw_buffer_cast): its num_records, which
+  /// loads and stores through it are range-checked against as buffer
+  /// instructions are; -1 = not a buffer.
+  int64_t bufferBytes = -1;
   bool valid = false;
 };
 
@@ -261,6 +268,8 @@ Handler gAtomicEndH();   // a mref, x aux, b yield slot, i0 body pc, c result
 Handler dimH();          // a mref, i0 dim
 Handler viewH();         // a src mref, b shift slot, d dst mref, aux sizes
 Handler aliasMRefH();    // d <- a
+Handler reinterpretH();  // d <- a with size b (or static i0 when i1 = 1)
+Handler fatBufferH();    // d <- a as a fat raw buffer, validBytes b if i1
 Handler
 bufLoadH(); // a mref, x aux idx(rank), b sgpr slot or -1 (i1), i0 idxOffset, n
 Handler bufStoreH();

@@ -3,9 +3,10 @@
 // that fits the registers) compiles in time proportional to its code: about
 // half a second, where building each lane's vector one insertion at a time
 // made it take over 20 s. The timeout leaves a wide margin for loaded
-// machines.
+// machines. (The load, masked by `i < n`, reads through a bounds-checked
+// buffer.)
 
-// CHECK: global_load_dwordx4
+// CHECK: buffer_load_dwordx4
 // CHECK: global_store_dwordx4
 // CHECK: .amdhsa_kernel ew
 tile.kernel @ew(%x: !tile.ptr<f32> {tile.divisibility = 16 : i64},

@@ -1,9 +1,10 @@
 // RUN: tessel-translate %s --target=gfx942 --emit=asm -o - | FileCheck %s --check-prefix=AMD
 // RUN: tessel-translate %s --target=sm_90 --emit=ptx -o - | FileCheck %s --check-prefix=NV
 // Checks that the kernel shown in README.md compiles for CDNA3 and Hopper,
-// with 16-byte loads and stores (aligned pointers, n % 16 == 0).
+// with 16-byte loads and stores (aligned pointers, n % 16 == 0). On CDNA3
+// the load's mask `i < n` is the range of a bounds-checked buffer load.
 
-// AMD: global_load_dwordx4
+// AMD: buffer_load_dwordx4
 // AMD: v_max_f32
 // AMD: global_store_dwordx4
 // AMD: .amdhsa_private_segment_fixed_size 0

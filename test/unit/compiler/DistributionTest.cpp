@@ -413,17 +413,17 @@ std::string conversionKernel(const ConversionCase &c, const std::string &s,
     return "  %" + p + "r = tile.range 0 to " + R + " : tensor<" + R +
            "xi32, " + s0 + ">\n  %" + p + "k = arith.constant dense<" + C +
            "> : tensor<" + R + "xi32, " + s0 + ">\n  %" + p +
-           "ro = arith.muli %" + p + "r, %" + p + "k : tensor<" + R +
-           "xi32, " + s0 + ">\n  %" + p + "r1 = tile.expand_dims %" + p +
+           "ro = arith.muli %" + p + "r, %" + p + "k : tensor<" + R + "xi32, " +
+           s0 + ">\n  %" + p + "r1 = tile.expand_dims %" + p +
            "ro, 1 : tensor<" + R + "xi32, " + s0 + "> -> tensor<" + R +
            "x1xi32, " + L + ">\n  %" + p + "r2 = tile.broadcast %" + p +
            "r1 : tensor<" + R + "x1xi32, " + L + "> -> " + t2 + "\n  %" + p +
            "c = tile.range 0 to " + C + " : tensor<" + C + "xi32, " + s1 +
-           ">\n  %" + p + "c1 = tile.expand_dims %" + p + "c, 0 : tensor<" +
-           C + "xi32, " + s1 + "> -> tensor<1x" + C + "xi32, " + L +
-           ">\n  %" + p + "c2 = tile.broadcast %" + p + "c1 : tensor<1x" + C +
-           "xi32, " + L + "> -> " + t2 + "\n  %" + p + "o = arith.addi %" +
-           p + "r2, %" + p + "c2 : " + t2 + "\n";
+           ">\n  %" + p + "c1 = tile.expand_dims %" + p + "c, 0 : tensor<" + C +
+           "xi32, " + s1 + "> -> tensor<1x" + C + "xi32, " + L + ">\n  %" + p +
+           "c2 = tile.broadcast %" + p + "c1 : tensor<1x" + C + "xi32, " + L +
+           "> -> " + t2 + "\n  %" + p + "o = arith.addi %" + p + "r2, %" + p +
+           "c2 : " + t2 + "\n";
   };
   std::string ts = "tensor<" + R + "x" + C + "x" + E + ", " + s + ">";
   std::string td = "tensor<" + R + "x" + C + "x" + E + ", " + d + ">";
@@ -434,8 +434,7 @@ std::string conversionKernel(const ConversionCase &c, const std::string &s,
          ">, tensor<" + R + "x" + C + "xi32, " + s + "> -> " + ts +
          "\n  %w = tile.convert_layout %v : " + ts + " -> " + td +
          "\n  tile.store %w, %y[%do] : " + td + ", !tile.ptr<" + E +
-         ">, tensor<" + R + "x" + C + "xi32, " + d +
-         ">\n  tile.return\n}\n";
+         ">, tensor<" + R + "x" + C + "xi32, " + d + ">\n  tile.return\n}\n";
 }
 
 class Conversion
@@ -445,9 +444,8 @@ class Conversion
 TEST_P(Conversion, RoundTripsEveryElement) {
   auto [target, cc] = GetParam();
   bool wave64 = TargetInfo::create(target)->waveSize() == 64;
-  std::string src = conversionKernel(
-      cc, blocked(wave64 ? cc.src64 : cc.src32),
-      blocked(wave64 ? cc.dst64 : cc.dst32));
+  std::string src = conversionKernel(cc, blocked(wave64 ? cc.src64 : cc.src32),
+                                     blocked(wave64 ? cc.dst64 : cc.dst32));
   Compiled c = compile(src, target);
   size_t n = size_t(cc.rows) * cc.cols;
   unsigned bytes = std::string(cc.elem) == "i8"    ? 1
@@ -459,7 +457,8 @@ TEST_P(Conversion, RoundTripsEveryElement) {
     for (unsigned b = 0; b < bytes; ++b)
       x[i * bytes + b] = uint8_t((i >> (8 * b)) * 37 + 11 * b + i) & 0x3f;
   run(c, "k", 1,
-      {emu::KernelArg::buffer(x.data(), n), emu::KernelArg::buffer(y.data(), n)});
+      {emu::KernelArg::buffer(x.data(), n),
+       emu::KernelArg::buffer(y.data(), n)});
   for (size_t i = 0; i < n; ++i)
     ASSERT_EQ(0, std::memcmp(&x[i * bytes], &y[i * bytes], bytes))
         << "element (" << i / cc.cols << ", " << i % cc.cols << ")";
@@ -467,40 +466,68 @@ TEST_P(Conversion, RoundTripsEveryElement) {
 
 const ConversionCase conversionCases[] = {
     {"LanesTransposedI8", 64, 128, 4, "i8",
-     "sizePerThread = [1, 16], threadsPerWave = [8, 8], wavesPerCTA = [4, 1], order = [1, 0]",
-     "sizePerThread = [1, 16], threadsPerWave = [32, 2], wavesPerCTA = [2, 2], order = [0, 1]",
-     "sizePerThread = [1, 16], threadsPerWave = [4, 8], wavesPerCTA = [4, 1], order = [1, 0]",
-     "sizePerThread = [1, 16], threadsPerWave = [32, 1], wavesPerCTA = [2, 2], order = [0, 1]"},
+     "sizePerThread = [1, 16], threadsPerWave = [8, 8], wavesPerCTA = [4, 1], "
+     "order = [1, 0]",
+     "sizePerThread = [1, 16], threadsPerWave = [32, 2], wavesPerCTA = [2, 2], "
+     "order = [0, 1]",
+     "sizePerThread = [1, 16], threadsPerWave = [4, 8], wavesPerCTA = [4, 1], "
+     "order = [1, 0]",
+     "sizePerThread = [1, 16], threadsPerWave = [32, 1], wavesPerCTA = [2, 2], "
+     "order = [0, 1]"},
     {"TransposedI8", 64, 128, 4, "i8",
-     "sizePerThread = [1, 16], threadsPerWave = [8, 8], wavesPerCTA = [4, 1], order = [1, 0]",
-     "sizePerThread = [16, 1], threadsPerWave = [4, 16], wavesPerCTA = [1, 4], order = [0, 1]",
-     "sizePerThread = [1, 16], threadsPerWave = [4, 8], wavesPerCTA = [4, 1], order = [1, 0]",
-     "sizePerThread = [16, 1], threadsPerWave = [4, 8], wavesPerCTA = [1, 4], order = [0, 1]"},
+     "sizePerThread = [1, 16], threadsPerWave = [8, 8], wavesPerCTA = [4, 1], "
+     "order = [1, 0]",
+     "sizePerThread = [16, 1], threadsPerWave = [4, 16], wavesPerCTA = [1, 4], "
+     "order = [0, 1]",
+     "sizePerThread = [1, 16], threadsPerWave = [4, 8], wavesPerCTA = [4, 1], "
+     "order = [1, 0]",
+     "sizePerThread = [16, 1], threadsPerWave = [4, 8], wavesPerCTA = [1, 4], "
+     "order = [0, 1]"},
     {"TransposedF32", 32, 64, 2, "f32",
-     "sizePerThread = [1, 4], threadsPerWave = [4, 16], wavesPerCTA = [2, 1], order = [1, 0]",
-     "sizePerThread = [4, 1], threadsPerWave = [16, 4], wavesPerCTA = [1, 2], order = [0, 1]",
-     "sizePerThread = [1, 4], threadsPerWave = [2, 16], wavesPerCTA = [2, 1], order = [1, 0]",
-     "sizePerThread = [4, 1], threadsPerWave = [16, 2], wavesPerCTA = [1, 2], order = [0, 1]"},
+     "sizePerThread = [1, 4], threadsPerWave = [4, 16], wavesPerCTA = [2, 1], "
+     "order = [1, 0]",
+     "sizePerThread = [4, 1], threadsPerWave = [16, 4], wavesPerCTA = [1, 2], "
+     "order = [0, 1]",
+     "sizePerThread = [1, 4], threadsPerWave = [2, 16], wavesPerCTA = [2, 1], "
+     "order = [1, 0]",
+     "sizePerThread = [4, 1], threadsPerWave = [16, 2], wavesPerCTA = [1, 2], "
+     "order = [0, 1]"},
     {"ShuffleF16", 8, 8, 1, "f16",
-     "sizePerThread = [1, 1], threadsPerWave = [8, 8], wavesPerCTA = [1, 1], order = [1, 0]",
-     "sizePerThread = [1, 1], threadsPerWave = [8, 8], wavesPerCTA = [1, 1], order = [0, 1]",
-     "sizePerThread = [1, 1], threadsPerWave = [8, 4], wavesPerCTA = [1, 1], order = [1, 0]",
-     "sizePerThread = [1, 1], threadsPerWave = [8, 4], wavesPerCTA = [1, 1], order = [0, 1]"},
+     "sizePerThread = [1, 1], threadsPerWave = [8, 8], wavesPerCTA = [1, 1], "
+     "order = [1, 0]",
+     "sizePerThread = [1, 1], threadsPerWave = [8, 8], wavesPerCTA = [1, 1], "
+     "order = [0, 1]",
+     "sizePerThread = [1, 1], threadsPerWave = [8, 4], wavesPerCTA = [1, 1], "
+     "order = [1, 0]",
+     "sizePerThread = [1, 1], threadsPerWave = [8, 4], wavesPerCTA = [1, 1], "
+     "order = [0, 1]"},
     {"ShuffleI8", 8, 8, 1, "i8",
-     "sizePerThread = [1, 1], threadsPerWave = [8, 8], wavesPerCTA = [1, 1], order = [1, 0]",
-     "sizePerThread = [1, 1], threadsPerWave = [8, 8], wavesPerCTA = [1, 1], order = [0, 1]",
-     "sizePerThread = [1, 1], threadsPerWave = [8, 4], wavesPerCTA = [1, 1], order = [1, 0]",
-     "sizePerThread = [1, 1], threadsPerWave = [8, 4], wavesPerCTA = [1, 1], order = [0, 1]"},
+     "sizePerThread = [1, 1], threadsPerWave = [8, 8], wavesPerCTA = [1, 1], "
+     "order = [1, 0]",
+     "sizePerThread = [1, 1], threadsPerWave = [8, 8], wavesPerCTA = [1, 1], "
+     "order = [0, 1]",
+     "sizePerThread = [1, 1], threadsPerWave = [8, 4], wavesPerCTA = [1, 1], "
+     "order = [1, 0]",
+     "sizePerThread = [1, 1], threadsPerWave = [8, 4], wavesPerCTA = [1, 1], "
+     "order = [0, 1]"},
     {"RegistersF32", 2, 128, 1, "f32",
-     "sizePerThread = [2, 2], threadsPerWave = [1, 64], wavesPerCTA = [1, 1], order = [1, 0]",
-     "sizePerThread = [2, 2], threadsPerWave = [1, 64], wavesPerCTA = [1, 1], order = [0, 1]",
-     "sizePerThread = [2, 2], threadsPerWave = [1, 32], wavesPerCTA = [1, 1], order = [1, 0]",
-     "sizePerThread = [2, 2], threadsPerWave = [1, 32], wavesPerCTA = [1, 1], order = [0, 1]"},
+     "sizePerThread = [2, 2], threadsPerWave = [1, 64], wavesPerCTA = [1, 1], "
+     "order = [1, 0]",
+     "sizePerThread = [2, 2], threadsPerWave = [1, 64], wavesPerCTA = [1, 1], "
+     "order = [0, 1]",
+     "sizePerThread = [2, 2], threadsPerWave = [1, 32], wavesPerCTA = [1, 1], "
+     "order = [1, 0]",
+     "sizePerThread = [2, 2], threadsPerWave = [1, 32], wavesPerCTA = [1, 1], "
+     "order = [0, 1]"},
     {"WavesSwapF32", 16, 64, 4, "f32",
-     "sizePerThread = [1, 4], threadsPerWave = [4, 16], wavesPerCTA = [4, 1], order = [1, 0]",
-     "sizePerThread = [1, 4], threadsPerWave = [16, 4], wavesPerCTA = [1, 4], order = [1, 0]",
-     "sizePerThread = [1, 4], threadsPerWave = [2, 16], wavesPerCTA = [4, 1], order = [1, 0]",
-     "sizePerThread = [1, 4], threadsPerWave = [16, 2], wavesPerCTA = [1, 4], order = [1, 0]"},
+     "sizePerThread = [1, 4], threadsPerWave = [4, 16], wavesPerCTA = [4, 1], "
+     "order = [1, 0]",
+     "sizePerThread = [1, 4], threadsPerWave = [16, 4], wavesPerCTA = [1, 4], "
+     "order = [1, 0]",
+     "sizePerThread = [1, 4], threadsPerWave = [2, 16], wavesPerCTA = [4, 1], "
+     "order = [1, 0]",
+     "sizePerThread = [1, 4], threadsPerWave = [16, 2], wavesPerCTA = [1, 4], "
+     "order = [1, 0]"},
 };
 
 INSTANTIATE_TEST_SUITE_P(
@@ -513,6 +540,118 @@ INSTANTIATE_TEST_SUITE_P(
 
 INSTANTIATE_TEST_SUITE_P(Targets, Distribution,
                          ::testing::Values("gfx942", "gfx950", "sm_90"));
+
+//===----------------------------------------------------------------------===//
+// Masked tails: a load masked by `offsets < n` over a 1024-element tile
+// (bounds-checked buffer loads on gfx942/gfx950, predicated loads on
+// sm_90), and a mask that is not such a bound (predicated everywhere).
+//===----------------------------------------------------------------------===//
+
+struct TailCase {
+  const char *elem; // "i8", "fp8", "bf16" or "f32"
+  int32_t n;
+  const char *pred; // "slt": offsets < n; "sge": offsets >= n (not a bound)
+};
+
+/// The tile element type of `elem` on `target` (fp8 follows the target).
+std::string tileElem(const std::string &elem, const std::string &target) {
+  if (elem == "fp8")
+    return target == "gfx942" ? "f8E4M3FNUZ" : "f8E4M3FN";
+  return elem;
+}
+
+unsigned elemBytes(const std::string &elem) {
+  return elem == "f32" ? 4 : elem == "bf16" ? 2 : 1;
+}
+
+class MaskedTail
+    : public ::testing::TestWithParam<std::tuple<std::string, TailCase>> {};
+
+// y[i] = x[i] where the mask holds (a masked copy; y keeps its bytes
+// elsewhere), and z[i] = the loaded value everywhere (0 where the mask
+// fails: the load's result without `other`).
+TEST_P(MaskedTail, CopiesEveryElementAndZeroesTheRest) {
+  auto [target, tc] = GetParam();
+  std::string T = tileElem(tc.elem, target);
+  std::string P = "!tile.ptr<" + T + ">";
+  std::string V = "tensor<1024x" + T + ">";
+  std::string src = R"(
+tile.kernel @k(%x: )" +
+                    P + R"( {tile.divisibility = 16 : i64},
+               %y: )" +
+                    P + R"( {tile.divisibility = 16 : i64},
+               %z: )" +
+                    P + R"( {tile.divisibility = 16 : i64}, %n: i32) {
+  %r = tile.range 0 to 1024 : tensor<1024xi32>
+  %nv = tile.splat %n : i32 -> tensor<1024xi32>
+  %m = arith.cmpi )" +
+                    tc.pred + R"(, %r, %nv : tensor<1024xi32>
+  %v = tile.load %x[%r] mask(%m : tensor<1024xi1>) : )" +
+                    P + R"(, tensor<1024xi32> -> )" + V + R"(
+  tile.store %v, %y[%r] mask(%m : tensor<1024xi1>) : )" +
+                    V + ", " + P + R"(, tensor<1024xi32>
+  tile.store %v, %z[%r] : )" +
+                    V + ", " + P + R"(, tensor<1024xi32>
+  tile.return
+})";
+  Compiled c = compile(src, target);
+  const unsigned eb = elemBytes(tc.elem);
+  const size_t bytes = 1024 * eb;
+  std::mt19937 rng(tc.n + 7);
+  std::vector<uint8_t> x(bytes), y(bytes, 0xA5), z(bytes, 0xA5);
+  for (uint8_t &b : x)
+    b = uint8_t(rng());
+  run(c, "k", 1,
+      {emu::KernelArg::buffer(x.data(), 1024),
+       emu::KernelArg::buffer(y.data(), 1024),
+       emu::KernelArg::buffer(z.data(), 1024), emu::KernelArg::i32(tc.n)});
+  for (int32_t i = 0; i < 1024; ++i) {
+    bool kept = std::string(tc.pred) == "slt" ? i < tc.n : i >= tc.n;
+    for (unsigned k = 0; k < eb; ++k) {
+      size_t at = size_t(i) * eb + k;
+      ASSERT_EQ(y[at], kept ? x[at] : 0xA5)
+          << "y, element " << i << " byte " << k << " (n = " << tc.n << ")";
+      ASSERT_EQ(z[at], kept ? x[at] : 0)
+          << "z, element " << i << " byte " << k << " (n = " << tc.n << ")";
+    }
+  }
+}
+
+const TailCase tailCases[] = {
+    {"i8", 1000, "slt"},
+    {"i8", 1001, "slt"},
+    {"i8", 1023, "slt"},
+    {"i8", 1024, "slt"},
+    {"i8", 0, "slt"},
+    {"i8", -5, "slt"},
+    {"i8", 3, "slt"},
+    {"fp8", 1000, "slt"},
+    {"fp8", 1001, "slt"},
+    {"fp8", 1022, "slt"},
+    {"fp8", 1023, "slt"},
+    {"f32", 1000, "slt"},
+    {"f32", 1001, "slt"},
+    {"f32", 1023, "slt"},
+    {"f32", 1024, "slt"},
+    {"bf16", 1001, "slt"},
+    {"bf16", 1022, "slt"},
+    {"bf16", 1023, "slt"},
+    // Not a bound: the predicated path, on every target.
+    {"i8", 1001, "sge"},
+    {"fp8", 517, "sge"},
+    {"f32", 1001, "sge"},
+};
+
+INSTANTIATE_TEST_SUITE_P(
+    Targets, MaskedTail,
+    ::testing::Combine(::testing::Values("gfx942", "gfx950", "sm_90"),
+                       ::testing::ValuesIn(tailCases)),
+    [](const auto &info) {
+      const TailCase &tc = std::get<1>(info.param);
+      std::string n =
+          tc.n < 0 ? "m" + std::to_string(-tc.n) : std::to_string(tc.n);
+      return std::get<0>(info.param) + "_" + tc.elem + "_" + tc.pred + "_" + n;
+    });
 
 //===----------------------------------------------------------------------===//
 // Matrix-instruction layouts (AMD): the accumulator and operand encodings
@@ -588,8 +727,9 @@ tile.kernel @k(%x: !tile.ptr<f32> {tile.divisibility = 16 : i64},
 }
 
 // C = A * B on one program through tile.dot with an explicit accumulator
-// layout: the 32x32 instructions (which layout assignment does not prefer)
-// and a transposed accumulator, for fp8 and bf16 operands made exact.
+// layout: the 32x32 instructions (which layout assignment does not prefer
+// for this K) and a transposed accumulator, for fp8 and bf16 operands made
+// exact.
 class MatrixDot : public MatrixLayouts {};
 
 TEST_P(MatrixDot, DotWithExplicitAccumulator) {
@@ -696,5 +836,13 @@ INSTANTIATE_TEST_SUITE_P(Amd, MatrixDot,
                          ::testing::Combine(::testing::Values("gfx942",
                                                               "gfx950"),
                                             ::testing::Values(ACCUMULATORS)));
+
+// gfx950's double-rate v_mfma_f32_32x32x64_f8f6f4 (K = 64 is one
+// instruction's K), its operands two runs of 16 K per lane.
+INSTANTIATE_TEST_SUITE_P(
+    Gfx950DoubleRate, MatrixDot,
+    ::testing::Combine(::testing::Values("gfx950"),
+                       ::testing::Values(MFMA("32, 32, 64", "2, 2", "false"),
+                                         MFMA("32, 32, 64", "1, 4", "true"))));
 
 } // namespace

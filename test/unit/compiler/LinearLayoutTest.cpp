@@ -13,6 +13,8 @@
 #include "tessel/Dialect/Tile/DistributedLayout.h"
 #include "tessel/Dialect/Tile/LinearLayoutConversions.h"
 
+#include "MfmaLayoutCsv.h"
+
 #include "mlir/IR/MLIRContext.h"
 
 #include "HopperMmaSync.h"
@@ -20,11 +22,9 @@
 
 #include <gtest/gtest.h>
 
-#include <fstream>
 #include <map>
 #include <random>
 #include <set>
-#include <sstream>
 #include <tuple>
 
 using namespace mlir;
@@ -522,43 +522,16 @@ TEST_F(LinearLayoutConversions, Errors) {
 // MFMA against AMD's Matrix Instruction Calculator tables
 //===----------------------------------------------------------------------===//
 
-struct Loc {
-  int reg = -1, lane = -1, lo = 0;
-};
+using Loc = tessel::test::MfmaLayoutCell;
 
-/// Parses "<X>[R][C],c0,..." then rows "r,vR{lane}[.[hi:lo]],...".
-std::vector<std::vector<Loc>> parseCalculatorCsv(const std::string &path) {
-  std::ifstream f(path);
-  EXPECT_TRUE(f.good()) << "cannot open " << path;
-  std::vector<std::vector<Loc>> grid;
-  std::string line;
-  bool inTable = false;
-  while (std::getline(f, line)) {
-    if (!inTable) {
-      inTable = line.size() > 1 && line[1] == '[' &&
-                line.find(',') != std::string::npos;
-      continue;
-    }
-    if (line.empty())
-      break;
-    std::stringstream ss(line);
-    std::string cell;
-    std::getline(ss, cell, ',');
-    std::vector<Loc> row;
-    while (std::getline(ss, cell, ',')) {
-      Loc l;
-      size_t b = cell.find('{'), e = cell.find('}');
-      l.reg = std::stoi(cell.substr(1, b - 1));
-      l.lane = std::stoi(cell.substr(b + 1, e - b - 1));
-      size_t colon = cell.find(':');
-      if (colon != std::string::npos)
-        l.lo = std::stoi(
-            cell.substr(colon + 1, cell.find(']', colon) - colon - 1));
-      row.push_back(l);
-    }
-    grid.push_back(row);
-  }
-  return grid;
+/// AMD's table at `path` (a test failure, and an empty table, when it
+/// cannot be read).
+tessel::test::MfmaLayoutTable parseCalculatorCsv(const std::string &path) {
+  std::string error;
+  tessel::test::MfmaLayoutTable table =
+      tessel::test::readMfmaLayoutCsv(path, error);
+  EXPECT_FALSE(table.empty()) << error;
+  return table;
 }
 
 struct MfmaCase {

@@ -34,7 +34,8 @@ TEST_F(MatrixInstrTest, CdnaPrefersSixteenBySixteen) {
     auto info = TargetInfo::create(chip);
     Type fp8 = info->fp8Type(&ctx);
     std::string why;
-    auto f = info->selectMatrixInstr(fp8, fp8, f32, 64, 64, 128, &why);
+    // K = 96: a multiple of 32 but not of 64, so no double-rate form.
+    auto f = info->selectMatrixInstr(fp8, fp8, f32, 64, 64, 96, &why);
     ASSERT_TRUE(succeeded(f)) << why;
     EXPECT_EQ(f->m, 16u);
     EXPECT_EQ(f->n, 16u);
@@ -48,6 +49,44 @@ TEST_F(MatrixInstrTest, CdnaPrefersSixteenBySixteen) {
     EXPECT_EQ(b->kPerLane, 4u);
     EXPECT_EQ(b->mnemonic, "v_mfma_f32_16x16x16_bf16");
   }
+}
+
+// gfx950 takes its double-rate fp8 forms where K allows: 16x16x128 for K a
+// multiple of 128, 32x32x64 for K a multiple of 64 (with M and N multiples
+// of 32), the fp8_fp8 forms otherwise. gfx942 has none of them.
+TEST_F(MatrixInstrTest, Gfx950PrefersDoubleRateFp8) {
+  auto g950 = TargetInfo::create("gfx950");
+  auto g942 = TargetInfo::create("gfx942");
+  std::string why;
+  auto k128 = g950->selectMatrixInstr(fn, fn, f32, 64, 64, 256, &why);
+  ASSERT_TRUE(succeeded(k128)) << why;
+  EXPECT_EQ(k128->mnemonic, "v_mfma_f32_16x16x128_f8f6f4");
+  EXPECT_EQ(k128->k, 128u);
+  // A [16, 128] over 64 lanes: 32 fp8 per lane (two runs of 16).
+  EXPECT_EQ(k128->kPerLane, 32u);
+  EXPECT_EQ(k128->accPerLane, 4u);
+  EXPECT_EQ(k128->operandType, fn);
+  auto k64 = g950->selectMatrixInstr(fn, fn, f32, 64, 64, 64, &why);
+  ASSERT_TRUE(succeeded(k64)) << why;
+  EXPECT_EQ(k64->mnemonic, "v_mfma_f32_32x32x64_f8f6f4");
+  EXPECT_EQ(k64->kPerLane, 32u);
+  EXPECT_EQ(k64->accPerLane, 16u);
+  // M = 16 leaves no 32x32 tile: back to 16x16x32.
+  auto m16 = g950->selectMatrixInstr(fn, fn, f32, 16, 64, 64, &why);
+  ASSERT_TRUE(succeeded(m16)) << why;
+  EXPECT_EQ(m16->mnemonic, "v_mfma_f32_16x16x32_fp8_fp8");
+  auto k32 = g950->selectMatrixInstr(fn, fn, f32, 64, 64, 32, &why);
+  ASSERT_TRUE(succeeded(k32)) << why;
+  EXPECT_EQ(k32->mnemonic, "v_mfma_f32_16x16x32_fp8_fp8");
+  for (int64_t k : {32, 64, 128, 256}) {
+    auto g = g942->selectMatrixInstr(fnuz, fnuz, f32, 64, 64, k, &why);
+    ASSERT_TRUE(succeeded(g)) << why;
+    EXPECT_EQ(g->mnemonic, "v_mfma_f32_16x16x32_fp8_fp8") << k;
+  }
+  // bf16 never takes an fp8 form.
+  auto bf = g950->selectMatrixInstr(bf16, bf16, f32, 64, 64, 128, &why);
+  ASSERT_TRUE(succeeded(bf)) << why;
+  EXPECT_EQ(bf->mnemonic, "v_mfma_f32_16x16x16_bf16");
 }
 
 TEST_F(MatrixInstrTest, Fp8FormatFollowsTheChip) {
@@ -67,16 +106,23 @@ TEST_F(MatrixInstrTest, Fp8FormatFollowsTheChip) {
 }
 
 TEST_F(MatrixInstrTest, TableHoldsBothSizesWithLaneCounts) {
-  auto info = TargetInfo::create("gfx950");
-  auto instrs = info->matrixInstrs(&ctx);
-  ASSERT_EQ(instrs.size(), 4u);
-  for (const MatrixInstr &i : instrs) {
-    // A [M, K] spread over 64 lanes.
-    EXPECT_EQ(i.m * i.k, 64 * i.kPerLane);
-    EXPECT_EQ(i.m, i.n);
-  }
-  EXPECT_EQ(instrs[2].mnemonic, "v_mfma_f32_32x32x16_fp8_fp8");
-  EXPECT_EQ(instrs[3].mnemonic, "v_mfma_f32_32x32x8_bf16");
+  auto g942 = TargetInfo::create("gfx942")->matrixInstrs(&ctx);
+  auto g950 = TargetInfo::create("gfx950")->matrixInstrs(&ctx);
+  // The four CDNA3 forms; gfx950 adds its two double-rate ones, first.
+  ASSERT_EQ(g942.size(), 4u);
+  ASSERT_EQ(g950.size(), 6u);
+  for (const auto *instrs : {&g942, &g950})
+    for (const MatrixInstr &i : *instrs) {
+      // A [M, K] spread over 64 lanes.
+      EXPECT_EQ(i.m * i.k, 64 * i.kPerLane);
+      EXPECT_EQ(i.m, i.n);
+    }
+  EXPECT_EQ(g950[0].mnemonic, "v_mfma_f32_16x16x128_f8f6f4");
+  EXPECT_EQ(g950[1].mnemonic, "v_mfma_f32_32x32x64_f8f6f4");
+  EXPECT_EQ(g950[4].mnemonic, "v_mfma_f32_32x32x16_fp8_fp8");
+  EXPECT_EQ(g950[5].mnemonic, "v_mfma_f32_32x32x8_bf16");
+  for (const MatrixInstr &i : g942)
+    EXPECT_EQ(i.mnemonic.find("f8f6f4"), std::string::npos) << i.mnemonic;
 }
 
 TEST_F(MatrixInstrTest, RejectsWhatNoInstructionServes) {
@@ -227,7 +273,11 @@ TEST_F(MatrixInstrTest, EncodingsRoundTrip) {
         ASSERT_TRUE(enc);
         EXPECT_EQ(enc.getOpIdx(), op);
         EXPECT_EQ(enc.getParent(), acc);
-        EXPECT_EQ(enc.getKWidth(), i.kPerLane);
+        // The instruction's run of consecutive K per lane: all of its
+        // kPerLane, except the f8f6f4 forms' two runs of 16 (AMD's CDNA4
+        // register maps).
+        bool f8f6f4 = i.mnemonic.find("_f8f6f4") != std::string::npos;
+        EXPECT_EQ(enc.getKWidth(), f8f6f4 ? 16u : i.kPerLane) << i.mnemonic;
       }
     }
   }

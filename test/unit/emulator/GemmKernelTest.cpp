@@ -1,11 +1,15 @@
 //===- GemmKernelTest.cpp - scaled GEMM through tile.dot on the emulator --===//
 //
-// Compiles kernels_dsl/scaled_gemm_{fp8,bf16}.mlir for gfx942 and gfx950
+// Compiles kernels_dsl/scaled_gemm_{fp8,bf16}.mlir and
+// scaled_gemm_fp8_k128.mlir (K steps of 128) for gfx942 and gfx950
 // in-process (tile.dot on MFMA: plain loads in the operand layouts,
 // accumulation in registers over a K loop, several waves along M and N) and
 // runs them on the emulator against a float64 reference of
 //   C[m, n] = (sum_k A[m, k] * B[n, k]) * sa[m] * sb[n]
-// on the values the fp8 / bf16 inputs encode.
+// on the values the fp8 / bf16 inputs encode. Each case also checks which
+// MFMA the lowering chose (by its K): gfx950's K-step-128 kernel runs on the
+// double-rate v_mfma_f32_16x16x128_f8f6f4, whose lanes hold two K runs of
+// 16 per operand, everything else on the 16x16x32 / 16x16x16 forms.
 //
 // Tolerance, per element: the products a*b are exact in f32 (fp8 x fp8 has
 // at most 8 significant bits, bf16 x bf16 at most 16), so the error is that
@@ -13,8 +17,10 @@
 // with gamma(n) = n*u / (1 - n*u) and u = 2^-24, plus the two f32 scalings,
 // each at most u relative: |C - ref| <= |sa*sb| * sum|a*b| *
 // (gamma(K-1) + 2u) * (1 + gamma(K-1)) (+ 2u^2 terms, covered by the last
-// factor). Masked-off rows, columns and k must not leak into C, and C
-// outside [M, N] must stay untouched.
+// factor). An MFMA that sums its products with fewer f32 roundings (one
+// 128-term dot product per f8f6f4 instruction, say) stays within it. Masked-off
+// rows, columns and k must not leak into C, and C outside [M, N] must stay
+// untouched.
 //
 //===----------------------------------------------------------------------===//
 #include "Fp8Ref.h"
@@ -24,6 +30,7 @@
 #include "tessel/Lowering/Pipeline.h"
 #include "tessel/Lowering/TargetInfo.h"
 
+#include "mlir/Dialect/AMDGPU/IR/AMDGPUDialect.h"
 #include "mlir/IR/DialectRegistry.h"
 #include "mlir/IR/MLIRContext.h"
 #include "mlir/Parser/Parser.h"
@@ -48,9 +55,11 @@ std::string readKernel(const std::string &name) {
 }
 
 /// Lowers `file` for `target` with `numWaves` waves; null on failure (with
-/// a test failure).
+/// a test failure). Every amdgpu.mfma of the lowered kernel must have K =
+/// `mfmaK`.
 std::unique_ptr<Module> compile(const std::string &file,
-                                const std::string &target, int64_t numWaves) {
+                                const std::string &target, int64_t numWaves,
+                                unsigned mfmaK) {
   mlir::DialectRegistry reg;
   tessel::registerTesselDialects(reg);
   mlir::MLIRContext ctx(reg);
@@ -77,6 +86,13 @@ std::unique_ptr<Module> compile(const std::string &file,
     ADD_FAILURE() << "lowering failed: " << diag;
     return nullptr;
   }
+  int numMfma = 0;
+  m->walk([&](mlir::amdgpu::MFMAOp op) {
+    ++numMfma;
+    EXPECT_EQ(op.getK(), mfmaK)
+        << "an MFMA of " << op.getM() << "x" << op.getN() << "x" << op.getK();
+  });
+  EXPECT_GT(numMfma, 0) << "no amdgpu.mfma in the lowered kernel";
   auto emu = Module::fromModule(*m);
   if (!emu) {
     ADD_FAILURE() << llvm::toString(emu.takeError());
@@ -92,6 +108,10 @@ struct Shape {
 struct GemmCase {
   std::string target;
   bool fp8;
+  /// The kernel's K step (32 or 128 for fp8, 32 for bf16) and the K of the
+  /// MFMA it must lower to.
+  int kStep;
+  unsigned mfmaK;
 };
 
 class ScaledGemm : public ::testing::TestWithParam<GemmCase> {};
@@ -176,31 +196,44 @@ void runShape(Module &mod, const std::string &kernel, const GemmCase &gc,
 
 TEST_P(ScaledGemm, MatchesFloat64Reference) {
   const GemmCase &gc = GetParam();
-  std::string file = gc.fp8 ? "scaled_gemm_fp8.mlir" : "scaled_gemm_bf16.mlir";
   std::string kernel = gc.fp8 ? "scaled_gemm_fp8" : "scaled_gemm_bf16";
-  // Partial tiles (masks on M, N and K), one wave, 2x2 and 4x2 waves over
-  // the 64x64 tile, several programs along M and N, K loops of 1 to 8 steps.
-  const Shape shapes[] = {
+  if (gc.kStep == 128)
+    kernel += "_k128";
+  std::string file = kernel + ".mlir";
+  // Partial tiles (masks on M, N and K), one wave, 2x1, 2x2 and 4x2 waves
+  // over the 64x64 tile, several programs along M and N, K loops of 1 to 8
+  // steps of 32, or of 1 to 3 steps of 128.
+  const std::vector<Shape> shapes32 = {
       {16, 16, 16, 1},  {64, 64, 64, 4},    {48, 80, 96, 2},
       {128, 64, 32, 4}, {256, 256, 256, 8}, {16, 256, 144, 4},
   };
+  const std::vector<Shape> shapes128 = {
+      {16, 16, 128, 1},   {64, 64, 256, 4},   {48, 80, 384, 2},
+      {128, 64, 128, 4},  {256, 256, 256, 8}, {16, 256, 144, 4},
+      {192, 112, 256, 8},
+  };
   std::map<int, std::unique_ptr<Module>> byWaves;
   unsigned seed = 17;
-  for (const Shape &s : shapes) {
+  for (const Shape &s : gc.kStep == 128 ? shapes128 : shapes32) {
     auto &mod = byWaves[s.waves];
     if (!mod)
-      mod = compile(file, gc.target, s.waves);
+      mod = compile(file, gc.target, s.waves, gc.mfmaK);
     ASSERT_TRUE(mod);
     runShape(*mod, kernel, gc, unsigned(s.waves) * 64, s, seed++);
   }
 }
 
-INSTANTIATE_TEST_SUITE_P(
-    Mfma, ScaledGemm,
-    ::testing::Values(GemmCase{"gfx942", true}, GemmCase{"gfx950", true},
-                      GemmCase{"gfx942", false}, GemmCase{"gfx950", false}),
-    [](const ::testing::TestParamInfo<GemmCase> &info) {
-      return info.param.target + (info.param.fp8 ? "_fp8" : "_bf16");
-    });
+INSTANTIATE_TEST_SUITE_P(Mfma, ScaledGemm,
+                         ::testing::Values(GemmCase{"gfx942", true, 32, 32},
+                                           GemmCase{"gfx950", true, 32, 32},
+                                           GemmCase{"gfx942", true, 128, 32},
+                                           GemmCase{"gfx950", true, 128, 128},
+                                           GemmCase{"gfx942", false, 32, 16},
+                                           GemmCase{"gfx950", false, 32, 16}),
+                         [](const ::testing::TestParamInfo<GemmCase> &info) {
+                           return info.param.target +
+                                  (info.param.fp8 ? "_fp8" : "_bf16") +
+                                  (info.param.kStep == 128 ? "_k128" : "");
+                         });
 
 } // namespace

@@ -162,6 +162,158 @@ TEST(EmulatorMemory, RawBufferOutOfRange) {
     EXPECT_EQ(B[i], -1) << "store beyond num_records dropped";
 }
 
+const std::string kBytes = "memref<?xi8, #gpu.address_space<global>>";
+
+// A 16-byte raw buffer load through a buffer cut at `n` bytes
+// (memref.reinterpret_cast): each dword is in range only when its four bytes
+// lie below num_records, so the dword that straddles n reads 0 as a whole
+// (CDNA3/CDNA4 range checking of dword x2/x3/x4 loads).
+TEST(EmulatorMemory, RawBufferLoadChecksEachDword) {
+  std::string body = R"(
+    %t = gpu.thread_id x
+    %ti = arith.index_cast %t : index to i32
+    %c16 = arith.constant 16 : i32
+    %off = arith.muli %ti, %c16 : i32
+    %ni = arith.index_cast %n : i32 to index
+    %cut = memref.reinterpret_cast %A to offset: [0], sizes: [%ni], strides: [1] : )" +
+                     kBytes + " to " + kBytes + R"(
+    %v = amdgpu.raw_buffer_load %cut[%off] : )" +
+                     kBytes + R"(, i32 -> vector<16xi8>
+    %o = arith.index_cast %off : i32 to index
+    vector.store %v, %B[%o] : )" +
+                     kBytes + R"(, vector<16xi8>
+  )";
+  auto m =
+      load(kernel("%A: " + kBytes + ", %B: " + kBytes + ", %n: i32", body));
+  ASSERT_TRUE(m);
+  for (int32_t n : {1024, 1000, 1001, 1003, 0, 5}) {
+    std::vector<uint8_t> A(1024), B(1024, 0xEE);
+    for (int i = 0; i < 1024; ++i)
+      A[i] = uint8_t(i * 7 + 1);
+    EXPECT_OK(
+        m->launchArgs("k", {1, 1, 1}, {64, 1, 1},
+                      {KernelArg::buffer(A.data(), 1024),
+                       KernelArg::buffer(B.data(), 1024), KernelArg::i32(n)}));
+    for (int i = 0; i < 1024; ++i) {
+      bool dwordIn = (i / 4) * 4 + 4 <= n;
+      ASSERT_EQ(B[i], dwordIn ? A[i] : 0) << "n = " << n << ", byte " << i;
+    }
+  }
+}
+
+// Accesses narrower than a dword are one piece: in range when all their
+// bytes are. Stores follow the same rule (out-of-range pieces dropped).
+TEST(EmulatorMemory, RawBufferNarrowAccessIsOnePiece) {
+  std::string body = R"(
+    %t = gpu.thread_id x
+    %ti = arith.index_cast %t : index to i32
+    %c2 = arith.constant 2 : i32
+    %off = arith.muli %ti, %c2 : i32
+    %ni = arith.index_cast %n : i32 to index
+    %cut = memref.reinterpret_cast %A to offset: [0], sizes: [%ni], strides: [1] : )" +
+                     kBytes + " to " + kBytes + R"(
+    %v = amdgpu.raw_buffer_load %cut[%off] : )" +
+                     kBytes + R"(, i32 -> vector<2xi8>
+    %o = arith.index_cast %off : i32 to index
+    vector.store %v, %B[%o] : )" +
+                     kBytes + R"(, vector<2xi8>
+    %cutB = memref.reinterpret_cast %C to offset: [0], sizes: [%ni], strides: [1] : )" +
+                     kBytes + " to " + kBytes + R"(
+    amdgpu.raw_buffer_store %v -> %cutB[%off] : vector<2xi8> -> )" +
+                     kBytes +
+                     R"(, i32
+  )";
+  auto m = load(kernel("%A: " + kBytes + ", %B: " + kBytes + ", %C: " + kBytes +
+                           ", %n: i32",
+                       body));
+  ASSERT_TRUE(m);
+  const int32_t n = 101;
+  std::vector<uint8_t> A(128), B(128, 0xEE), C(128, 0xEE);
+  for (int i = 0; i < 128; ++i)
+    A[i] = uint8_t(i + 1);
+  EXPECT_OK(m->launchArgs(
+      "k", {1, 1, 1}, {64, 1, 1},
+      {KernelArg::buffer(A.data(), 128), KernelArg::buffer(B.data(), 128),
+       KernelArg::buffer(C.data(), 128), KernelArg::i32(n)}));
+  for (int i = 0; i < 128; ++i) {
+    bool in = (i / 2) * 2 + 2 <= n; // bytes 100..101 straddle n = 101
+    EXPECT_EQ(B[i], in ? A[i] : 0) << "byte " << i;
+    EXPECT_EQ(C[i], in ? A[i] : 0xEE) << "byte " << i;
+  }
+}
+
+// vector.load and vector.store through amdgpu.fat_raw_buffer_cast with
+// validBytes = n: the same per-dword range check, num_records = n.
+TEST(EmulatorMemory, FatRawBufferChecksEachDword) {
+  const std::string kFat =
+      "memref<?xi8, #amdgpu.address_space<fat_raw_buffer>>";
+  std::string body = R"(
+    %t = gpu.thread_id x
+    %c16 = arith.constant 16 : index
+    %o = arith.muli %t, %c16 : index
+    %n64 = arith.extui %n : i32 to i64
+    %fa = amdgpu.fat_raw_buffer_cast %A validBytes(%n64) resetOffset : )" +
+                     kBytes + " to " + kFat + R"(
+    %v = vector.load %fa[%o] : )" +
+                     kFat + R"(, vector<16xi8>
+    vector.store %v, %B[%o] : )" +
+                     kBytes + R"(, vector<16xi8>
+    %fc = amdgpu.fat_raw_buffer_cast %C validBytes(%n64) resetOffset : )" +
+                     kBytes + " to " + kFat + R"(
+    %w = vector.load %B[%o] : )" +
+                     kBytes + R"(, vector<16xi8>
+    vector.store %w, %fc[%o] : )" +
+                     kFat + R"(, vector<16xi8>
+  )";
+  auto m = load(kernel("%A: " + kBytes + ", %B: " + kBytes + ", %C: " + kBytes +
+                           ", %n: i32",
+                       body));
+  ASSERT_TRUE(m);
+  for (int32_t n : {1024, 1000, 1002, 0, 7}) {
+    std::vector<uint8_t> A(1024), B(1024, 0xEE), C(1024, 0xEE);
+    for (int i = 0; i < 1024; ++i)
+      A[i] = uint8_t(i * 5 + 3);
+    EXPECT_OK(m->launchArgs(
+        "k", {1, 1, 1}, {64, 1, 1},
+        {KernelArg::buffer(A.data(), 1024), KernelArg::buffer(B.data(), 1024),
+         KernelArg::buffer(C.data(), 1024), KernelArg::i32(n)}));
+    for (int i = 0; i < 1024; ++i) {
+      bool dwordIn = (i / 4) * 4 + 4 <= n;
+      ASSERT_EQ(B[i], dwordIn ? A[i] : 0) << "n = " << n << ", byte " << i;
+      ASSERT_EQ(C[i], dwordIn ? A[i] : 0xEE) << "n = " << n << ", byte " << i;
+    }
+  }
+}
+
+// A bound past the allocation: a read inside num_records that leaves the
+// buffer is an out-of-bounds error, not a silent read.
+TEST(EmulatorMemory, RawBufferBoundPastAllocationIsCaught) {
+  std::string body = R"(
+    %t = gpu.thread_id x
+    %ti = arith.index_cast %t : index to i32
+    %c16 = arith.constant 16 : i32
+    %off = arith.muli %ti, %c16 : i32
+    %ni = arith.index_cast %n : i32 to index
+    %cut = memref.reinterpret_cast %A to offset: [0], sizes: [%ni], strides: [1] : )" +
+                     kBytes + " to " + kBytes + R"(
+    %v = amdgpu.raw_buffer_load %cut[%off] : )" +
+                     kBytes + R"(, i32 -> vector<16xi8>
+    %o = arith.index_cast %off : i32 to index
+    vector.store %v, %B[%o] : )" +
+                     kBytes + R"(, vector<16xi8>
+  )";
+  auto m =
+      load(kernel("%A: " + kBytes + ", %B: " + kBytes + ", %n: i32", body));
+  ASSERT_TRUE(m);
+  std::vector<uint8_t> A(1024), B(1024);
+  std::string e = errOf(
+      m->launchArgs("k", {1, 1, 1}, {64, 1, 1},
+                    {KernelArg::buffer(A.data(), 1000),
+                     KernelArg::buffer(B.data(), 1024), KernelArg::i32(1024)}));
+  EXPECT_NE(e.find("past the end of the 1000-byte buffer"), std::string::npos)
+      << e;
+}
+
 // memref.atomic_rmw: 64 lanes add into one word, maxs, and the returned old
 // values are a permutation of partial sums.
 TEST(EmulatorMemory, AtomicRmw) {

@@ -10,12 +10,12 @@
 //
 //===----------------------------------------------------------------------===//
 #include "Fp8Ref.h"
+#include "MfmaLayoutCsv.h"
 #include "TestUtil.h"
 
 #include <cmath>
-#include <fstream>
+#include <cstdio>
 #include <random>
-#include <sstream>
 #include <vector>
 
 using namespace tessel::emu;
@@ -23,44 +23,16 @@ using namespace tessel::emu::test;
 
 namespace {
 
-struct Loc {
-  int reg = -1, lane = -1, lo = 0;
-};
+using Loc = tessel::test::MfmaLayoutCell;
 
-// Parses "<X>[R][C],c0,c1,..." then rows "r,vR{lane}.[hi:lo],...".
-std::vector<std::vector<Loc>> parseLayout(const std::string &path) {
-  std::ifstream f(path);
-  std::vector<std::vector<Loc>> grid;
-  std::string line;
-  bool inTable = false;
-  while (std::getline(f, line)) {
-    if (!inTable) {
-      if (line.size() > 1 && line[1] == '[' &&
-          line.find(',') != std::string::npos)
-        inTable = true;
-      continue;
-    }
-    if (line.empty())
-      break;
-    std::stringstream ss(line);
-    std::string cell;
-    std::getline(ss, cell, ','); // row index
-    std::vector<Loc> row;
-    while (std::getline(ss, cell, ',')) {
-      Loc l;
-      // v<reg>{<lane>}[.[hi:lo]]
-      size_t b = cell.find('{'), e = cell.find('}');
-      l.reg = std::stoi(cell.substr(1, b - 1));
-      l.lane = std::stoi(cell.substr(b + 1, e - b - 1));
-      size_t colon = cell.find(':');
-      if (colon != std::string::npos)
-        l.lo = std::stoi(
-            cell.substr(colon + 1, cell.find(']', colon) - colon - 1));
-      row.push_back(l);
-    }
-    grid.push_back(row);
-  }
-  return grid;
+/// AMD's table at `path` (a test failure, and an empty table, when it
+/// cannot be read).
+tessel::test::MfmaLayoutTable parseLayout(const std::string &path) {
+  std::string error;
+  tessel::test::MfmaLayoutTable table =
+      tessel::test::readMfmaLayoutCsv(path, error);
+  EXPECT_FALSE(table.empty()) << error;
+  return table;
 }
 
 struct Variant {
@@ -295,6 +267,61 @@ TEST(EmulatorMfma, F8F6F4RejectsOtherOperandFormats) {
   EXPECT_NE(e.find("'amdgpu.mfma'"), std::string::npos) << e;
   EXPECT_NE(e.find("unsupported mfma variant 32x32x64"), std::string::npos)
       << e;
+}
+
+// The shared table reader: the cells of a small table, and a clear error
+// for a missing file, a malformed cell, ragged rows and a file without a
+// table.
+TEST(MfmaLayoutCsv, ReadsCellsAndRejectsBadTables) {
+  auto write = [](const std::string &name, const std::string &text) {
+    std::string path = ::testing::TempDir() + "/" + name;
+    std::FILE *f = std::fopen(path.c_str(), "w");
+    EXPECT_TRUE(f) << path;
+    if (f) {
+      std::fputs(text.c_str(), f);
+      std::fclose(f);
+    }
+    return path;
+  };
+  std::string error;
+  auto good = tessel::test::readMfmaLayoutCsv(
+      write("mfma_good.csv", "Architecture: X\nA[M][K],0,1\n"
+                             "0,v0{0}.[7:0],v0{0}.[15:8]\n"
+                             "1,v1{33},v12{5}.[31:24]\n\ntrailer\n"),
+      error);
+  ASSERT_EQ(good.size(), 2u) << error;
+  ASSERT_EQ(good[1].size(), 2u);
+  EXPECT_EQ(good[0][1].reg, 0);
+  EXPECT_EQ(good[0][1].lane, 0);
+  EXPECT_EQ(good[0][1].lo, 8);
+  EXPECT_EQ(good[1][0].reg, 1);
+  EXPECT_EQ(good[1][0].lane, 33);
+  EXPECT_EQ(good[1][0].lo, 0);
+  EXPECT_EQ(good[1][1].reg, 12);
+  EXPECT_EQ(good[1][1].lo, 24);
+
+  struct Bad {
+    const char *name, *text, *message;
+  };
+  const Bad bad[] = {
+      {"mfma_cell.csv", "A[M][K],0\n0,v0(0)\n", "cell 'v0(0)'"},
+      {"mfma_bits.csv", "A[M][K],0\n0,v0{0}.[7:8]\n", "cell 'v0{0}.[7:8]'"},
+      {"mfma_ragged.csv", "A[M][K],0,1\n0,v0{0},v1{0}\n1,v0{1}\n",
+       "row has 1 cells, the first has 2"},
+      {"mfma_empty.csv", "Architecture: X\n", "no table"},
+  };
+  for (const Bad &b : bad) {
+    error.clear();
+    EXPECT_TRUE(
+        tessel::test::readMfmaLayoutCsv(write(b.name, b.text), error).empty())
+        << b.name;
+    EXPECT_NE(error.find(b.message), std::string::npos) << error;
+  }
+  error.clear();
+  EXPECT_TRUE(
+      tessel::test::readMfmaLayoutCsv("/nonexistent/mfma.csv", error).empty());
+  EXPECT_NE(error.find("cannot open /nonexistent/mfma.csv"), std::string::npos)
+      << error;
 }
 
 } // namespace

@@ -7,8 +7,8 @@ include "mlir/Pass/PassBase.td"
 def ConvertTileToSimt : Pass<"convert-tile-to-simt", "::mlir::ModuleOp"> {
   let summary = "Distributes tile IR over lanes and waves, giving SIMT IR";
   let description = [{
-    Turns each `tile.kernel` (whose tensors carry `#tile.blocked` /
-    `#tile.slice` layouts, see `tile-assign-layouts`) into a `gpu.func` in
+    Turns each `tile.kernel` (whose tensors carry distributed layouts, see
+    `tile-assign-layouts`) into a `gpu.func` in
     its own `gpu.module`. Each tensor becomes the `vector<E x T>` of the
     elements one lane holds; pointers become global `memref<?xT>`s. Loads
     and stores are vectorized where the offsets are provably contiguous and
@@ -17,8 +17,19 @@ def ConvertTileToSimt : Pass<"convert-tile-to-simt", "::mlir::ModuleOp"> {
     NVIDIA), then across waves through LDS. Scans run each lane's run in
     registers, scan the runs' totals across lanes (DPP row_shr/row_bcast or
     shfl.up), exchange the waves' totals once through LDS and fix up in
-    registers. Layout changes, reshapes and transposes go through LDS. The
-    result obeys `lowering/SIMT_IR.md`. The pass refuses a module whose
+    registers. Layout changes, reshapes and transposes pick the cheapest of
+    registers, in-wave shuffles and LDS. Shared-memory tiles
+    (`!tile.memdesc` from `tile.local_alloc`) become byte offsets into the
+    kernel's one LDS buffer; `tile.local_store` / `tile.local_load` address
+    them through the composition of the tensor's layout with the shared
+    layout, 16 bytes at a time where both allow (a `#tile.shared` with
+    perPhase = maxPhase = 0 first gets the swizzle with the fewest bank
+    conflicts over the buffer's accesses), between the barriers listed in
+    `lowering/SIMT_IR.md`; `tile.async_copy_global_to_local`
+    becomes `cp.async` on sm_90 and a load plus an LDS store on
+    gfx942/gfx950. Every op's LDS (scratch and buffers) is laid out by one
+    liveness-based allocation; a kernel over the target's LDS fails with an
+    error naming each buffer. The result obeys `lowering/SIMT_IR.md`. The pass refuses a module whose
     `tessel.target` (recorded by `tile-assign-layouts`) names another
     target, and records its own target where none is.
 
@@ -52,7 +63,8 @@ def ConvertTileToSimt : Pass<"convert-tile-to-simt", "::mlir::ModuleOp"> {
     "::mlir::vector::VectorDialect", "::mlir::scf::SCFDialect",
     "::mlir::memref::MemRefDialect", "::mlir::amdgpu::AMDGPUDialect",
     "::mlir::ROCDL::ROCDLDialect", "::mlir::math::MathDialect",
-    "::mlir::NVVM::NVVMDialect", "::mlir::LLVM::LLVMDialect"
+    "::mlir::NVVM::NVVMDialect", "::mlir::LLVM::LLVMDialect",
+    "::mlir::nvgpu::NVGPUDialect"
   ];
 }
 
@@ -61,8 +73,9 @@ def VerifySimtLevel : Pass<"verify-simt-level", "::mlir::ModuleOp"> {
   let description = [{
     Fails, naming the op, when a `gpu.func` contains an op that SIMT IR
     does not allow (see `lowering/SIMT_IR.md`): tile ops, tensors, ops of
-    the other vendor's dialect, or dialects outside the list. It changes
-    nothing.
+    the other vendor's dialects (`amdgpu` / `rocdl` on NVIDIA; `nvvm`,
+    `nvgpu.device_async_copy` and `gpu.shuffle` on AMD), or dialects
+    outside the list. It changes nothing.
 
     Before and after: the same module. On
     ```mlir

@@ -87,6 +87,11 @@ public:
   virtual unsigned waveSize() const = 0;
   /// Widest per-lane global load/store in bytes.
   virtual unsigned maxVectorBytes() const = 0;
+  /// Whether global loads can go through a buffer resource whose
+  /// `num_records` the hardware checks: out-of-range dwords read 0, with no
+  /// branch or select (AMD raw buffer loads). A load masked by
+  /// `offsets < bound` then needs no per-element predication.
+  virtual bool supportsBoundedBufferLoads() const { return false; }
   /// Maximum threads in a workgroup.
   virtual unsigned maxWorkgroupSize() const = 0;
   /// 32-bit registers one lane can hold: 512 on CDNA3/4 (256 arch VGPRs
@@ -103,6 +108,29 @@ public:
   /// 4-byte banks of one such row proceed together; the layout-conversion
   /// swizzle is chosen against it.
   virtual unsigned ldsBankRowBytes() const = 0;
+
+  /// Asynchronous copies from global memory to LDS
+  /// (`tile.async_copy_global_to_local`). One lane's part of a copy: `elems`
+  /// consecutive elements from `src[srcIdx]` (a global memref) to
+  /// `dst[dstIdx]` (a workgroup memref of the same element type), both
+  /// aligned to the copy's size; where the i1 `pred` is false (null: never)
+  /// the destination is written with zeros. The default loads into
+  /// registers and stores to LDS, so the copy is complete when the lane
+  /// goes on (CDNA, where the emulator runs it as written).
+  virtual void emitAsyncCopy(mlir::OpBuilder &b, mlir::Location loc,
+                             mlir::Value src, mlir::Value srcIdx,
+                             mlir::Value dst, mlir::Value dstIdx, int64_t elems,
+                             mlir::Value pred) const;
+  /// Closes the group of copies this lane issued since the last one. The
+  /// default, for synchronous copies, emits nothing.
+  virtual void emitAsyncCommitGroup(mlir::OpBuilder &b,
+                                    mlir::Location loc) const {}
+  /// Waits until at most `pending` groups of this lane's copies are in
+  /// flight. The default, for synchronous copies, emits nothing. Either
+  /// way the caller follows it with a workgroup barrier, which makes every
+  /// lane's copied data visible to the others.
+  virtual void emitAsyncWait(mlir::OpBuilder &b, mlir::Location loc,
+                             unsigned pending) const {}
 
   /// The fp8 e4m3 storage type of this target: f8E4M3FNUZ on gfx942 (max
   /// 240), f8E4M3FN on gfx950 and sm_90 (max 448).

@@ -216,6 +216,11 @@ def Tile_SharedLayoutAttr : Tile_Attr<"SharedLayout", "shared",
     ```mlir
     #tile.shared<{vec = 8, perPhase = 1, maxPhase = 8, order = [1, 0]}>
     ```
+
+    `perPhase = 0, maxPhase = 0` leaves the swizzle to the compiler: for a
+    `tile.local_alloc` buffer, `convert-tile-to-simt` picks the phases that
+    give the fewest bank-conflicted LDS accesses over every op that stores
+    to or loads from the buffer (vec and order stay as written).
   }];
   let parameters = (ins "unsigned":$vec, "unsigned":$perPhase,
                         "unsigned":$maxPhase,

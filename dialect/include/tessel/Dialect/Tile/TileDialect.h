@@ -25,11 +25,11 @@
 #include "tessel/Dialect/Tile/TileDialect.h.inc"
 #include "tessel/Dialect/Tile/TileEnums.h.inc"
 
-#define GET_TYPEDEF_CLASSES
-#include "tessel/Dialect/Tile/TileTypes.h.inc"
-
 #define GET_ATTRDEF_CLASSES
 #include "tessel/Dialect/Tile/TileAttrs.h.inc"
+
+#define GET_TYPEDEF_CLASSES
+#include "tessel/Dialect/Tile/TileTypes.h.inc"
 
 namespace tessel::tile {
 /// True when `v` is a value of integer type `type`, read as signed (i1

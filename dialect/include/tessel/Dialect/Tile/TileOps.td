@@ -460,4 +460,167 @@ def Tile_GridBarrierOp : Tile_Op<"grid_barrier", [MemoryEffects<[MemRead, MemWri
   let hasVerifier = 1;
 }
 
+//===----------------------------------------------------------------------===//
+// Shared memory (LDS)
+//===----------------------------------------------------------------------===//
+
+def Tile_LocalAllocOp : Tile_Op<"local_alloc", [
+    MemoryEffects<[MemAlloc<DefaultResource>, MemWrite<DefaultResource>]>]> {
+  let summary = "Allocates a tile in shared memory (LDS), optionally from a tensor";
+  let description = [{
+    Returns a buffer of the memdesc type. The kernel's buffers are laid out
+    by one liveness-based allocator during `convert-tile-to-simt`: a buffer
+    lives from this op to its last use (through `tile.memdesc_index` and
+    loops), and buffers whose lives do not overlap share space. A kernel
+    whose buffers need more than the target's LDS fails to compile with an
+    error that lists every buffer with its location and size.
+
+    With `init`, the tensor is stored into the buffer as by
+    `tile.local_store` (the buffer must then have no stage dimension).
+    Without it the contents are undefined until written.
+
+    ```mlir
+    %a = tile.local_alloc : !tile.memdesc<2x64x128xf8E4M3FN, #shared>
+    %b = tile.local_alloc (%t : tensor<64x64xf32>) : !tile.memdesc<64x64xf32, #shared>
+    ```
+  }];
+  let arguments = (ins Optional<Tile_Tensor>:$init);
+  let results = (outs Tile_MemDescType:$result);
+  let assemblyFormat = [{
+    (`(` $init^ `:` type($init) `)`)? attr-dict `:` qualified(type($result))
+  }];
+  let hasVerifier = 1;
+}
+
+def Tile_MemDescIndexOp : Tile_Op<"memdesc_index", [Pure]> {
+  let summary = "One stage of a multi-buffered shared-memory tile";
+  let description = [{
+    Stage `index` (0 <= index < stages; not checked at run time) of a
+    buffer with a leading stage dimension: a view of that stage's tile with
+    the same element type and shared layout.
+
+    ```mlir
+    %s = tile.memdesc_index %buf[%i] : !tile.memdesc<2x64x128xf8E4M3FN, #shared> -> !tile.memdesc<64x128xf8E4M3FN, #shared>
+    ```
+  }];
+  let arguments = (ins Tile_MemDescType:$src, I32:$index);
+  let results = (outs Tile_MemDescType:$result);
+  let assemblyFormat = [{
+    $src `[` $index `]` attr-dict `:` qualified(type($src)) `->` qualified(type($result))
+  }];
+  let hasVerifier = 1;
+}
+
+def Tile_LocalStoreOp : Tile_Op<"local_store", [MemoryEffects<[MemWrite]>]> {
+  let summary = "Stores a tensor into a shared-memory tile";
+  let description = [{
+    Writes every element of `value` to its place in `dst` (given by `dst`'s
+    shared layout). The tensor may have any distributed layout; the lowering
+    composes the two layouts and uses the widest accesses (up to 16 bytes)
+    that both allow. It puts a workgroup barrier before the stores (earlier
+    reads of the buffer finish first) and one after them (so that a later
+    `tile.local_load` by any wave sees the data).
+
+    ```mlir
+    tile.local_store %t, %buf : tensor<64x128xf8E4M3FN> -> !tile.memdesc<64x128xf8E4M3FN, #shared>
+    ```
+  }];
+  let arguments = (ins Tile_Tensor:$value, Tile_MemDescType:$dst);
+  let assemblyFormat = [{
+    $value `,` $dst attr-dict `:` type($value) `->` qualified(type($dst))
+  }];
+  let hasVerifier = 1;
+}
+
+def Tile_LocalLoadOp : Tile_Op<"local_load", [MemoryEffects<[MemRead]>]> {
+  let summary = "Loads a tensor from a shared-memory tile";
+  let description = [{
+    Reads the tile in the result's layout, which is free: loading in a
+    different layout from the one the tile was stored in (transposed access,
+    a matrix instruction's operand layout) is how LDS changes layouts. It
+    inserts no barrier itself; the `tile.local_store` or `tile.async_wait`
+    that wrote the data ends with one.
+
+    ```mlir
+    %t = tile.local_load %buf : !tile.memdesc<64x128xf8E4M3FN, #shared> -> tensor<64x128xf8E4M3FN>
+    ```
+  }];
+  let arguments = (ins Tile_MemDescType:$src);
+  let results = (outs Tile_Tensor:$result);
+  let assemblyFormat = [{
+    $src attr-dict `:` qualified(type($src)) `->` type($result)
+  }];
+  let hasVerifier = 1;
+}
+
+def Tile_AsyncCopyGlobalToLocalOp : Tile_Op<"async_copy_global_to_local", [
+    MemoryEffects<[MemRead, MemWrite]>]> {
+  let summary = "Copies a tile from global to shared memory asynchronously";
+  let description = [{
+    Copies `ptr[offsets[i]]` into element `i` of `dst` (same shape as
+    `offsets`); where `mask` is false the element is written as zero. The
+    copy may complete later: group copies with `tile.async_commit_group` and
+    wait for groups with `tile.async_wait` before reading `dst`.
+
+    On sm_90 each lane issues `cp.async` (16 bytes with `.cg` where the
+    offsets are contiguous and aligned, else 4 or 8) straight from global to
+    shared memory. On gfx942/gfx950 each lane loads from global memory and
+    stores to LDS. Before the copy the lowering puts a workgroup barrier, so
+    that earlier reads of the buffer (the previous use of a stage) finish
+    before it is overwritten.
+
+    ```mlir
+    %tok = tile.async_copy_global_to_local %p[%offs] mask(%m : tensor<64x128xi1>), %buf
+        : !tile.ptr<f8E4M3FN>, tensor<64x128xi32> -> !tile.memdesc<64x128xf8E4M3FN, #shared>
+    ```
+  }];
+  let arguments = (ins Tile_PtrType:$ptr, Tile_IntTensor:$offsets,
+                       Optional<StaticShapeTensorOf<[I1]>>:$mask,
+                       Tile_MemDescType:$dst);
+  let results = (outs Tile_AsyncTokenType:$token);
+  let assemblyFormat = [{
+    $ptr `[` $offsets `]` (`mask` `(` $mask^ `:` type($mask) `)`)? `,` $dst
+    attr-dict `:` qualified(type($ptr)) `,` type($offsets) `->` qualified(type($dst))
+  }];
+  let hasVerifier = 1;
+}
+
+def Tile_AsyncCommitGroupOp : Tile_Op<"async_commit_group", [
+    MemoryEffects<[MemWrite]>]> {
+  let summary = "Closes a group of asynchronous copies";
+  let description = [{
+    Every `tile.async_copy_global_to_local` issued by this program since the
+    previous commit forms one group; `tile.async_wait` counts groups. The
+    tokens only order the ops in the IR. NVIDIA: `cp.async.commit_group`;
+    AMD, where the copy completes when the lane's load and store do: nothing.
+
+    ```mlir
+    %g = tile.async_commit_group %t0, %t1
+    ```
+  }];
+  let arguments = (ins Variadic<Tile_AsyncTokenType>:$tokens);
+  let results = (outs Tile_AsyncTokenType:$token);
+  let assemblyFormat = "$tokens attr-dict";
+}
+
+def Tile_AsyncWaitOp : Tile_Op<"async_wait", [MemoryEffects<[MemRead, MemWrite]>]> {
+  let summary = "Waits until at most `num` groups of copies are in flight";
+  let description = [{
+    Returns once all but the `num` most recently committed groups of this
+    program's asynchronous copies are complete, and makes their data
+    visible to every wave: the lowering ends it with a workgroup barrier,
+    so a `tile.local_load` may follow directly. NVIDIA:
+    `cp.async.wait_group num` and `bar.sync`; AMD: the barrier (the copies
+    are complete in each lane already).
+
+    ```mlir
+    %w = tile.async_wait %g {num = 1 : i32}
+    ```
+  }];
+  let arguments = (ins Variadic<Tile_AsyncTokenType>:$tokens,
+                       ConfinedAttr<I32Attr, [IntMinValue<0>]>:$num);
+  let results = (outs Tile_AsyncTokenType:$token);
+  let assemblyFormat = "$tokens attr-dict";
+}
+
 #endif // TESSEL_TILE_OPS

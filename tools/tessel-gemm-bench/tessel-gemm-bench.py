@@ -1,0 +1,132 @@
+#!/usr/bin/env python3
+"""Benchmarks Tessel's scaled fp8 GEMM kernel on a CUDA device.
+
+    tessel-gemm-bench.py --ptx K.ptx --resources K.json [--tile 64 64]
+
+1. The device copy bandwidth: a 2 GiB device-to-device copy, counted as bytes
+   read plus bytes written.
+2. The streaming shape of the paged MQA logits without paging: C[M, N] =
+   A[M, 128]·B[N, 128]ᵀ with A resident and B streamed from HBM, for
+   M = 64, 128, 512 and N from 8k to 4M rows. Printed: the time, the
+   effective bandwidth on B (N·128 bytes / time) and the bandwidth on all
+   the bytes the kernel must move (B read, C written in f32, A read once),
+   each against the copy bandwidth.
+3. An 8192^3 fp8 GEMM in TFLOP/s beside torch._scaled_mm in the same run
+   (for information).
+
+Times are medians of CUDA-event timings after a warm-up; buffers rotate so
+that every timed launch reads its B from HBM, not from L2. Prints a
+message and exits 0 without a CUDA device.
+"""
+import argparse
+import os
+import statistics
+import sys
+
+sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+
+
+def median_ms(torch, fn, iters=20, warmup=3):
+    for _ in range(warmup):
+        fn(0)
+    times = []
+    for i in range(iters):
+        s = torch.cuda.Event(enable_timing=True)
+        e = torch.cuda.Event(enable_timing=True)
+        s.record()
+        fn(i)
+        e.record()
+        e.synchronize()
+        times.append(s.elapsed_time(e))
+    return statistics.median(times)
+
+
+def copy_bandwidth(torch):
+    n = 1 << 31
+    src = torch.empty(n, dtype=torch.uint8, device="cuda").random_()
+    dst = torch.empty_like(src)
+    ms = median_ms(torch, lambda i: dst.copy_(src))
+    return 2 * n / (ms * 1e-3)
+
+
+def rand_fp8(torch, rows, k):
+    return (torch.randn(rows, k, device="cuda") * 64).clamp(-448, 448).to(
+        torch.float8_e4m3fn)
+
+
+def stream_case(torch, kernel, tile, m, n, copy_bw, l2_bytes=64 << 20):
+    k = 128
+    a = rand_fp8(torch, m, k).view(torch.uint8)
+    copies = max(1, min(8, (4 * l2_bytes) // (n * k) + 1))
+    bs = [rand_fp8(torch, n, k).view(torch.uint8) for _ in range(copies)]
+    sa = torch.ones(m, device="cuda")
+    sb = torch.ones(n, device="cuda")
+    cs = [torch.empty(m, n, device="cuda") for _ in range(copies)]
+    grid = ((m + tile[0] - 1) // tile[0], (n + tile[1] - 1) // tile[1])
+    ms = median_ms(torch, lambda i: kernel.launch(
+        grid, [a, bs[i % copies], sa, sb, cs[i % copies], m, n, k]))
+    t = ms * 1e-3
+    b_bytes = n * k
+    all_bytes = n * k + m * n * 4 + m * k
+    return (ms, b_bytes / t, all_bytes / t)
+
+
+def gemm_8192(torch, kernel, tile):
+    m = n = k = 8192
+    a = rand_fp8(torch, m, k)
+    b = rand_fp8(torch, n, k)
+    sa = torch.ones(m, device="cuda")
+    sb = torch.ones(n, device="cuda")
+    c = torch.empty(m, n, device="cuda")
+    grid = ((m + tile[0] - 1) // tile[0], (n + tile[1] - 1) // tile[1])
+    ua, ub = a.view(torch.uint8), b.view(torch.uint8)
+    ms = median_ms(torch, lambda i: kernel.launch(
+        grid, [ua, ub, sa, sb, c, m, n, k]), iters=10)
+    one = torch.ones((), device="cuda")
+    peer = median_ms(torch, lambda i: torch._scaled_mm(
+        a, b.t(), scale_a=one, scale_b=one, out_dtype=torch.float32),
+        iters=10)
+    flop = 2.0 * m * n * k
+    return flop / (ms * 1e-3) / 1e12, flop / (peer * 1e-3) / 1e12
+
+
+def main(argv):
+    p = argparse.ArgumentParser(description=__doc__.split("\n")[0])
+    p.add_argument("--ptx", required=True)
+    p.add_argument("--resources", required=True)
+    p.add_argument("--tile", type=int, nargs=2, default=[64, 64])
+    p.add_argument("--ms", type=int, nargs="+", default=[64, 128, 512])
+    # 65535 programs of 64 columns is the largest grid.y: 4M - 64 rows.
+    p.add_argument("--ns", type=int, nargs="+",
+                   default=[8192, 65536, 524288, 4194240])
+    p.add_argument("--skip-8192", action="store_true")
+    args = p.parse_args(argv)
+    import ptx_launch
+    torch = ptx_launch.torch_with_cuda("tessel-gemm-bench")
+    if torch is None:
+        return 0
+    info = ptx_launch.read_launch_info(args.resources)
+    kernel = ptx_launch.PtxKernel(args.ptx, info)
+    copy_bw = copy_bandwidth(torch)
+    print("device: %s; kernel %s (%s), block %s, tile %dx%d" % (
+        torch.cuda.get_device_name(), info["name"], info["target"],
+        info["block"], args.tile[0], args.tile[1]))
+    print("copy bandwidth (read + write): %.3f TB/s" % (copy_bw / 1e12))
+    print("%5s %9s %10s %10s %7s %10s %7s" % (
+        "M", "N", "time_us", "B_TB/s", "B/copy", "all_TB/s", "all/copy"))
+    for m in args.ms:
+        for n in args.ns:
+            ms, bbw, abw = stream_case(torch, kernel, args.tile, m, n,
+                                       copy_bw)
+            print("%5d %9d %10.1f %10.3f %6.1f%% %10.3f %6.1f%%" % (
+                m, n, ms * 1e3, bbw / 1e12, 100 * bbw / copy_bw,
+                abw / 1e12, 100 * abw / copy_bw))
+    if not args.skip_8192:
+        ours, peer = gemm_8192(torch, kernel, args.tile)
+        print("8192^3 fp8 GEMM: tessel %.1f TFLOP/s, torch._scaled_mm %.1f "
+              "TFLOP/s, ratio %.3f" % (ours, peer, ours / peer))
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main(sys.argv[1:]))

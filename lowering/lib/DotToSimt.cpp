@@ -114,6 +114,9 @@ struct DotPattern : public OpConversionPattern<DotOp> {
         target.matrixInstrOf(acc, aType.getElementType(), &why);
     if (failed(instr))
       return op.emitError("cannot lower tile.dot: ") << why;
+    if (instr->operandSource != MatrixOperandSource::Registers)
+      return rewriter.notifyMatchFailure(op, "operands come from shared "
+                                             "memory (DotToWgmma)");
     for (unsigned i = 0; i < 2; ++i) {
       RankedTensorType t = i ? bType : aType;
       Attribute want = target.matrixOperandEncoding(acc, i, *instr);

@@ -14,6 +14,7 @@
 #include "AxisInfo.h"
 #include "ConvertLayout.h"
 #include "DotToSimt.h"
+#include "DotToWgmma.h"
 #include "LdsAllocator.h"
 #include "SharedMemoryToSimt.h"
 #include "SimtLoweringState.h"
@@ -1306,6 +1307,7 @@ FailureOr<LdsNeed> ldsNeed(Operation *op, const TargetInfo &target) {
       })
       .Case([&](ReduceOp o) { return ReducePattern::ldsNeed(o, target); })
       .Case([&](ScanOp o) { return ScanPattern::ldsNeed(o, target); })
+      .Case([&](DotOp o) { return dotStagingNeed(o, target); })
       .Default([&](Operation *o) { return sharedMemoryLdsNeed(o, target); });
 }
 
@@ -1375,6 +1377,15 @@ struct ConvertTileToSimtPass
         tc, ctx, state);
     populateDotToSimtPatterns(tc, patterns, *info);
     populateSharedMemoryToSimtPatterns(tc, patterns, state);
+    DotStagingContext staging;
+    staging.lds = [&state](OpBuilder &b, Operation *op, int64_t bytes) {
+      return state.lds(b, op, b.getI8Type(), bytes);
+    };
+    staging.ids = [&state](Operation *op) {
+      KernelState &ks = state.of(op);
+      return std::make_pair(ks.lane, ks.wave);
+    };
+    populateDotToWgmmaPatterns(tc, patterns, *info, std::move(staging));
     scf::populateSCFStructuralTypeConversionsAndLegality(tc, patterns, ct);
     if (failed(applyPartialConversion(module, ct, std::move(patterns))))
       return signalPassFailure();
@@ -1463,9 +1474,13 @@ struct ConvertTileToSimtPass
           MemRefType::get({layout->totalBytes()}, b.getI8Type(), AffineMap(),
                           workgroup),
           loc);
-      // 16-byte accesses need a 16-byte aligned base.
+      // 16-byte accesses need a 16-byte aligned base; swizzled matrix
+      // operands an aligned swizzle pattern.
+      unsigned align = 16;
+      for (const LdsBuffer &buf : layout->buffers())
+        align = std::max(align, buf.align);
       func.setWorkgroupAttributionAttr(0, LLVM::LLVMDialect::getAlignAttrName(),
-                                       b.getI64IntegerAttr(16));
+                                       b.getI64IntegerAttr(align));
     }
     ks.ldsLayout = std::move(*layout);
     kernel.erase();

@@ -40,7 +40,8 @@ const llvm::StringSet<> &allowedOps() {
       // memref
       "memref.load", "memref.store", "memref.view", "memref.atomic_rmw",
       "memref.generic_atomic_rmw", "memref.atomic_yield", "memref.dim",
-      "memref.assume_alignment", "memref.alloca", "memref.reinterpret_cast"};
+      "memref.assume_alignment", "memref.alloca", "memref.reinterpret_cast",
+      "memref.extract_aligned_pointer_as_index"};
   return s;
 }
 
@@ -81,7 +82,13 @@ const llvm::StringSet<> &nvidiaOps() {
       "nvvm.mma.sync", "llvm.extractvalue",
       // cp.async: global -> shared without registers
       "nvgpu.device_async_copy", "nvvm.cp.async.commit.group",
-      "nvvm.cp.async.wait.group"};
+      "nvvm.cp.async.wait.group",
+      // wgmma (sm_90a): the async-proxy fence after shared-memory stores,
+      // the instruction and its fences, and its accumulator struct.
+      "nvvm.fence.proxy", "nvvm.wgmma.fence.aligned", "nvvm.wgmma.mma_async",
+      "nvvm.wgmma.commit.group.sync.aligned",
+      "nvvm.wgmma.wait.group.sync.aligned", "llvm.mlir.undef",
+      "llvm.insertvalue"};
   return s;
 }
 

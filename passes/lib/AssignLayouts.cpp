@@ -43,6 +43,10 @@ public:
   /// operand encodings, which feed the instruction from registers.
   struct DotPlan {
     Attribute acc, a, b;
+    /// The instruction reads A and B from shared memory: `a` and `b` are
+    /// only preferences (K fastest, as the loads and the staging stores
+    /// want them), any layout is staged.
+    bool operandsAnyLayout = false;
   };
 
   /// Splits the kernel's waves over the dot's M and N instruction tiles,
@@ -63,6 +67,24 @@ public:
     return {wm, wn};
   }
 
+  /// A wave-group instruction (wgmma) covers the widest N that divides the
+  /// dot's; when that leaves fewer tiles than groups of waves, a narrower N
+  /// of the same kind gives every group its own tile.
+  MatrixInstr narrowForGroups(const MatrixInstr &instr, int64_t m, int64_t n,
+                              unsigned groups) {
+    MatrixInstr best = instr;
+    for (const MatrixInstr &i : info.matrixInstrs(ctx)) {
+      if ((m / best.m) * (n / best.n) >= groups)
+        break;
+      if (i.operandType == instr.operandType && i.m == instr.m &&
+          i.k == instr.k && i.wavesPerInstr == instr.wavesPerInstr &&
+          i.operandSource == instr.operandSource && i.n < best.n &&
+          n % i.n == 0)
+        best = i;
+    }
+    return best;
+  }
+
   FailureOr<DotPlan> planDot(DotOp dot) {
     RankedTensorType a = dot.getA().getType(), b = dot.getB().getType(),
                      c = dot.getType();
@@ -72,11 +94,15 @@ public:
     if (acc) { // the author chose the accumulator layout
       instr = info.matrixInstrOf(acc, a.getElementType(), &why);
     } else {
-      instr = info.selectMatrixInstr(a.getElementType(), b.getElementType(),
-                                     c.getElementType(), c.getDimSize(0),
-                                     c.getDimSize(1), a.getDimSize(1), &why);
+      instr = info.selectMatrixInstr(
+          a.getElementType(), b.getElementType(), c.getElementType(),
+          c.getDimSize(0), c.getDimSize(1), a.getDimSize(1), &why, numWaves);
       if (succeeded(instr)) {
-        auto [wm, wn] = splitWaves(numWaves, c.getDimSize(0) / instr->m,
+        unsigned groups = numWaves / instr->wavesPerInstr;
+        if (instr->wavesPerInstr > 1)
+          instr =
+              narrowForGroups(*instr, c.getDimSize(0), c.getDimSize(1), groups);
+        auto [wm, wn] = splitWaves(groups, c.getDimSize(0) / instr->m,
                                    c.getDimSize(1) / instr->n);
         // Transposed: each lane holds consecutive N elements, so a
         // row-major C is stored 16 bytes at a time.
@@ -86,6 +112,11 @@ public:
     }
     if (failed(instr))
       return dot.emitError("no matrix instruction for this tile.dot: ") << why;
+    if (instr->operandSource == MatrixOperandSource::SharedMemory)
+      return DotPlan{acc,
+                     defaultFor(a.getShape(), defaultVecElems, /*fastest=*/1),
+                     defaultFor(b.getShape(), defaultVecElems, /*fastest=*/0),
+                     /*operandsAnyLayout=*/true};
     return DotPlan{acc, info.matrixOperandEncoding(acc, 0, *instr),
                    info.matrixOperandEncoding(acc, 1, *instr)};
   }
@@ -151,25 +182,31 @@ public:
   }
 
   /// The layout a tensor of this shape gets when nothing else decides:
-  /// row-major, up to `vecElems` contiguous elements per lane (one vector
-  /// access) along the last dimension, lanes filling the fastest dimensions
-  /// and waves the slowest. Leftover lanes and waves replicate.
+  /// row-major (or with dimension `fastest` fastest, then the others from
+  /// the last), up to `vecElems` contiguous elements per lane (one vector
+  /// access) along the fastest dimension, lanes filling the fastest
+  /// dimensions and waves the slowest. Leftover lanes and waves replicate.
   BlockedLayoutAttr defaultFor(ArrayRef<int64_t> shape) {
     return defaultFor(shape, defaultVecElems);
   }
-  BlockedLayoutAttr defaultFor(ArrayRef<int64_t> shape, unsigned vecElems) {
+  BlockedLayoutAttr defaultFor(ArrayRef<int64_t> shape, unsigned vecElems,
+                               int fastest = -1) {
     unsigned rank = shape.size();
     SmallVector<unsigned> size(rank, 1), threads(rank, 1), waves(rank, 1),
         order;
+    if (fastest < 0)
+      fastest = rank - 1;
+    order.push_back(fastest);
     for (unsigned d = rank; d-- > 0;)
-      order.push_back(d);
+      if (int(d) != fastest)
+        order.push_back(d);
     int64_t numel = 1;
     for (int64_t s : shape)
       numel *= s;
     int64_t perThread =
         std::max<int64_t>(1, numel / int64_t(waveSize * numWaves));
-    size[rank - 1] =
-        std::min<int64_t>({shape[rank - 1], perThread, int64_t(vecElems)});
+    size[fastest] =
+        std::min<int64_t>({shape[fastest], perThread, int64_t(vecElems)});
     unsigned lanesLeft = waveSize;
     for (unsigned d : order) {
       int64_t t = std::min<int64_t>(lanesLeft,
@@ -418,8 +455,10 @@ public:
 
     if (auto dot = dyn_cast<DotOp>(op)) {
       const DotPlan &plan = dotPlans.find(op)->second;
-      requireEncoding(op, dot.getAMutable(), plan.a);
-      requireEncoding(op, dot.getBMutable(), plan.b);
+      if (!plan.operandsAnyLayout) {
+        requireEncoding(op, dot.getAMutable(), plan.a);
+        requireEncoding(op, dot.getBMutable(), plan.b);
+      }
       requireEncoding(op, dot.getCMutable(), plan.acc);
       setEncoding(dot.getResult(), plan.acc);
       return;

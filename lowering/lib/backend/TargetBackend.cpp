@@ -359,6 +359,8 @@ LogicalResult lowerSimtToLLVMDialect(ModuleOp module, const TargetInfo &target,
     gpm.addPass(createConvertNVGPUToNVVMPass());
     gpm.addPass(createSCFToControlFlowPass());
     gpm.addPass(createConvertGpuOpsToNVVMOps());
+    // NVVM ops with no LLVM intrinsic (wgmma.mma_async) become inline PTX.
+    gpm.addPass(createConvertNVVMToLLVMPass());
   }
   pm.addPass(createReconcileUnrealizedCastsPass());
   // Upstream conversions report an op they cannot lower for this chip (an

@@ -9,6 +9,7 @@
 
 #include "AsyncCopy.h"
 #include "HopperMmaSync.h"
+#include "HopperWgmma.h"
 #include "TargetInfoImpl.h"
 
 #include "mlir/Dialect/Arith/IR/Arith.h"
@@ -58,22 +59,40 @@ public:
     return Float8E4M3FNType::get(ctx);
   }
   double fp8Max() const override { return 448.0; }
-  //===--- mma.sync: tile.dot on both variants (HopperMmaSync.h) ----------===//
+  // sm_90a prefers wgmma (HopperWgmma.cpp), which reads its operands from
+  // shared memory, where the dot's shape and num_waves allow; mma.sync
+  // serves the rest and all of sm_90.
   SmallVector<MatrixInstr> matrixInstrs(MLIRContext *ctx) const override {
-    return hopper::mmaSyncInstrs(ctx);
+    SmallVector<MatrixInstr> out;
+    if (hasArchSpecificFeatures())
+      out.append(hopper::wgmmaInstrs(ctx));
+    out.append(hopper::mmaSyncInstrs(ctx));
+    return out;
   }
   Attribute matrixAccEncoding(MLIRContext *ctx, const MatrixInstr &instr,
                               unsigned wavesM, unsigned wavesN,
                               bool /*transposed*/) const override {
+    if (instr.operandSource == MatrixOperandSource::SharedMemory)
+      return hopper::wgmmaAccEncoding(ctx, instr, wavesM, wavesN);
     return hopper::mmaSyncAccEncoding(ctx, instr, wavesM, wavesN);
-  }
-  Attribute matrixOperandEncoding(Attribute acc, unsigned opIdx,
-                                  const MatrixInstr &instr) const override {
-    return hopper::mmaSyncOperandEncoding(acc, opIdx, instr);
   }
   FailureOr<MatrixInstr> matrixInstrOf(Attribute acc, Type operandType,
                                        std::string *why) const override {
-    return hopper::mmaSyncInstrOf(name(), acc, operandType, why);
+    if (!hopper::isWgmmaAcc(acc))
+      return hopper::mmaSyncInstrOf(name(), acc, operandType, why);
+    if (!hasArchSpecificFeatures()) {
+      if (why)
+        *why =
+            "wgmma (#tile.nv_mma version 3) needs sm_90a, not " + name().str();
+      return failure();
+    }
+    return hopper::wgmmaInstrOf(acc, operandType, why);
+  }
+
+  //===--- mma.sync: tile.dot on both variants (HopperMmaSync.h) ----------===//
+  Attribute matrixOperandEncoding(Attribute acc, unsigned opIdx,
+                                  const MatrixInstr &instr) const override {
+    return hopper::mmaSyncOperandEncoding(acc, opIdx, instr);
   }
   Value emitMatrixOperandConversion(OpBuilder &b, Location loc,
                                     const MatrixInstr &instr,
@@ -85,8 +104,31 @@ public:
                         Value acc) const override {
     return hopper::emitMmaSync(b, loc, instr, a, bv, acc);
   }
-  //===--- end of mma.sync
-  //-------------------------------------------------===//
+  // End of mma.sync.
+
+  // wgmma (sm_90a): operands from shared memory (HopperWgmma.cpp).
+  Value emitSharedMatrixDescriptor(OpBuilder &b, Location loc, Value addr,
+                                   unsigned swizzleBytes,
+                                   int64_t groupBytes) const override {
+    return hopper::emitWgmmaDescriptor(b, loc, addr, swizzleBytes, groupBytes);
+  }
+  void emitSharedMatrixOperandsWritten(OpBuilder &b,
+                                       Location loc) const override {
+    hopper::emitAsyncProxyFence(b, loc);
+  }
+  void emitSharedMatrixBegin(OpBuilder &b, Location loc) const override {
+    hopper::emitWgmmaFence(b, loc);
+  }
+  Value emitSharedMatrixInstrs(OpBuilder &b, Location loc,
+                               const MatrixInstr &instr,
+                               ArrayRef<std::pair<Value, Value>> steps,
+                               Value acc) const override {
+    return hopper::emitWgmmas(b, loc, instr, steps, acc);
+  }
+  void emitSharedMatrixEnd(OpBuilder &b, Location loc) const override {
+    hopper::emitWgmmaCommitAndWait(b, loc);
+  }
+  // End of wgmma.
 
   Value emitLaneGroupReduce(OpBuilder &b, Location loc, Value v,
                             CombineKind kind, unsigned firstBit,

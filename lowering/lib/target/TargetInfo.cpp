@@ -27,8 +27,8 @@ llvm::StringRef TargetInfo::supportedTargets() {
 
 llvm::FailureOr<MatrixInstr>
 TargetInfo::selectMatrixInstr(mlir::Type a, mlir::Type b, mlir::Type acc,
-                              int64_t m, int64_t n, int64_t k,
-                              std::string *why) const {
+                              int64_t m, int64_t n, int64_t k, std::string *why,
+                              unsigned numWaves) const {
   std::string msg;
   llvm::raw_string_ostream os(msg);
   auto fail = [&]() -> llvm::FailureOr<MatrixInstr> {
@@ -56,7 +56,8 @@ TargetInfo::selectMatrixInstr(mlir::Type a, mlir::Type b, mlir::Type acc,
     if (instr.operandType != a)
       continue;
     typeKnown = true;
-    if (m % instr.m == 0 && n % instr.n == 0 && k % instr.k == 0)
+    if (m % instr.m == 0 && n % instr.n == 0 && k % instr.k == 0 &&
+        (numWaves == 0 || numWaves % instr.wavesPerInstr == 0))
       return instr;
   }
   if (!typeKnown) {
@@ -77,6 +78,14 @@ TargetInfo::selectMatrixInstr(mlir::Type a, mlir::Type b, mlir::Type acc,
     if (instr.operandType == a)
       os << " " << instr.m << "x" << instr.n << "x" << instr.k;
   os << ", and the tile must be a multiple of one";
+  for (const MatrixInstr &instr : instrs)
+    if (instr.operandType == a && instr.wavesPerInstr > 1 && numWaves &&
+        numWaves % instr.wavesPerInstr) {
+      os << " (" << instr.m << "x" << instr.n << "x" << instr.k << " needs "
+         << "num_waves a multiple of " << instr.wavesPerInstr << ", got "
+         << numWaves << ")";
+      break;
+    }
   return fail();
 }
 

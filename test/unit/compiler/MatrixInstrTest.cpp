@@ -139,14 +139,16 @@ TEST_F(MatrixInstrTest, RejectsWhatNoInstructionServes) {
   EXPECT_NE(why.find("accumulates in f32"), std::string::npos) << why;
 }
 
-// Both Hopper targets serve dots through mma.sync: e4m3fn as f16 m16n8k16
-// (the e4m3 form is emulated on Hopper) over 16x8x32 tiles, bf16 natively.
+// Both Hopper targets serve dots of fewer than a warpgroup's 4 warps
+// through mma.sync: e4m3fn as f16 m16n8k16 (the e4m3 form is emulated on
+// Hopper) over 16x8x32 tiles, bf16 natively.
 TEST_F(MatrixInstrTest, HopperSelectsMmaSync) {
   for (const char *chip : {"sm_90", "sm_90a"}) {
     SCOPED_TRACE(chip);
     auto info = TargetInfo::create(chip);
     std::string why;
-    auto f = info->selectMatrixInstr(fn, fn, f32, 64, 64, 32, &why);
+    auto f = info->selectMatrixInstr(fn, fn, f32, 64, 64, 32, &why,
+                                     /*numWaves=*/1);
     ASSERT_TRUE(succeeded(f)) << why;
     EXPECT_EQ(f->m, 16u);
     EXPECT_EQ(f->n, 8u);
@@ -171,11 +173,56 @@ TEST_F(MatrixInstrTest, HopperSelectsMmaSync) {
       EXPECT_EQ(i.mnemonic,
                 "mma.sync.aligned.m16n8k16.row.col.f32.bf16.bf16.f32");
     for (const MatrixInstr &i : info->matrixInstrs(&ctx)) {
+      if (i.operandSource != MatrixOperandSource::Registers)
+        continue; // wgmma (HopperPrefersWgmmaOnSm90a)
       // A [16, K] over 32 lanes: 4 lanes share a row, each holds two rows.
       EXPECT_EQ(i.m * i.k, 32 * 2 * i.kPerLane);
       EXPECT_EQ(i.accPerLane, i.m * i.n / 32);
     }
   }
+}
+
+// sm_90a prefers wgmma (a warpgroup of 4 warps reading A and B from shared
+// memory) wherever the dot's M is a multiple of 64 and the kernel has a
+// warpgroup; sm_90 has no wgmma.
+TEST_F(MatrixInstrTest, HopperPrefersWgmmaOnSm90a) {
+  auto info = TargetInfo::create("sm_90a");
+  std::string why;
+  auto w = info->selectMatrixInstr(fn, fn, f32, 64, 64, 32, &why, 4);
+  ASSERT_TRUE(succeeded(w)) << why;
+  EXPECT_EQ(w->mnemonic,
+            "wgmma.mma_async.sync.aligned.m64n64k32.f32.e4m3.e4m3");
+  EXPECT_EQ(w->operandSource, MatrixOperandSource::SharedMemory);
+  EXPECT_EQ(w->wavesPerInstr, 4u);
+  // m64nN: N/8 groups of 4 f32 over the warpgroup's 128 threads.
+  EXPECT_EQ(w->accPerLane, w->m * w->n / 128);
+  auto wide = info->selectMatrixInstr(fn, fn, f32, 128, 256, 64, &why, 8);
+  ASSERT_TRUE(succeeded(wide)) << why;
+  EXPECT_EQ(wide->n, 256u);
+  // M = 32 and 2 warps fall back to mma.sync.
+  auto m32 = info->selectMatrixInstr(fn, fn, f32, 32, 64, 32, &why, 4);
+  ASSERT_TRUE(succeeded(m32)) << why;
+  EXPECT_EQ(m32->operandSource, MatrixOperandSource::Registers);
+  auto w2 = info->selectMatrixInstr(fn, fn, f32, 64, 64, 32, &why, 2);
+  ASSERT_TRUE(succeeded(w2)) << why;
+  EXPECT_EQ(w2->operandSource, MatrixOperandSource::Registers);
+  // Its accumulator is #tile.nv_mma version 3 with 4 warps per group, and
+  // leads back to the instruction; bf16 has no wgmma here.
+  Attribute acc = info->matrixAccEncoding(&ctx, *w, 2, 1, true);
+  auto nv = dyn_cast_or_null<tile::NvMmaLayoutAttr>(acc);
+  ASSERT_TRUE(nv);
+  EXPECT_EQ(nv.getVersion(), 3u);
+  EXPECT_EQ(nv.getWavesPerCTA(), ArrayRef<unsigned>({8, 1}));
+  auto back = info->matrixInstrOf(acc, fn, &why);
+  ASSERT_TRUE(succeeded(back)) << why;
+  EXPECT_EQ(back->mnemonic, w->mnemonic);
+  EXPECT_TRUE(failed(info->matrixInstrOf(acc, bf16, &why)));
+  EXPECT_NE(why.find("no wgmma of sm_90a"), std::string::npos) << why;
+  auto portable = TargetInfo::create("sm_90");
+  for (const MatrixInstr &i : portable->matrixInstrs(&ctx))
+    EXPECT_EQ(i.operandSource, MatrixOperandSource::Registers) << i.mnemonic;
+  EXPECT_TRUE(failed(portable->matrixInstrOf(acc, fn, &why)));
+  EXPECT_NE(why.find("needs sm_90a"), std::string::npos) << why;
 }
 
 TEST_F(MatrixInstrTest, HopperRejectsWhatMmaSyncDoesNotServe) {
@@ -243,6 +290,8 @@ TEST_F(MatrixInstrTest, HopperEncodingsRoundTrip) {
   for (const char *chip : {"sm_90", "sm_90a"}) {
     auto info = TargetInfo::create(chip);
     for (const MatrixInstr &i : info->matrixInstrs(&ctx)) {
+      if (i.operandSource != MatrixOperandSource::Registers)
+        continue; // wgmma (HopperPrefersWgmmaOnSm90a)
       Attribute acc = info->matrixAccEncoding(&ctx, i, 2, 2, true);
       auto mma = dyn_cast_or_null<tile::NvMmaLayoutAttr>(acc);
       ASSERT_TRUE(mma) << chip;
@@ -265,8 +314,8 @@ TEST_F(MatrixInstrTest, HopperEncodingsRoundTrip) {
   }
 }
 
-// A Hopper dot refuses MFMA and wgmma accumulators, and an nv_mma tile for
-// an operand type it has no instruction for, with the reason.
+// A portable sm_90 dot refuses MFMA and wgmma accumulators, and an nv_mma
+// tile for an operand type it has no instruction for, with the reason.
 TEST_F(MatrixInstrTest, HopperAccumulatorMustBeMmaSync) {
   auto info = TargetInfo::create("sm_90");
   auto bf = info->selectMatrixInstr(bf16, bf16, f32, 16, 8, 16, nullptr);
@@ -287,7 +336,9 @@ TEST_F(MatrixInstrTest, HopperAccumulatorMustBeMmaSync) {
   EXPECT_EQ(asBf16->k, 32u);
   Attribute wgmma = tile::NvMmaLayoutAttr::get(&ctx, 3, {64, 64, 32}, {4, 1});
   EXPECT_TRUE(failed(info->matrixInstrOf(wgmma, fn, &why)));
-  EXPECT_NE(why.find("version 3 is not an mma.sync"), std::string::npos) << why;
+  EXPECT_NE(why.find("wgmma (#tile.nv_mma version 3) needs sm_90a"),
+            std::string::npos)
+      << why;
   auto g = TargetInfo::create("gfx950");
   auto mfmaInstr = g->selectMatrixInstr(fn, fn, f32, 16, 16, 32, nullptr);
   ASSERT_TRUE(succeeded(mfmaInstr));

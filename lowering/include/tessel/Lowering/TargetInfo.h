@@ -27,8 +27,20 @@ enum class Vendor { AMD, NVIDIA };
 /// Combining function of a cross-lane reduction or scan.
 enum class CombineKind { Add, Max, Min };
 
-/// One matrix-multiply instruction of a wave: D[M, N] += A[M, K] * B[K, N]
-/// with f32 D.
+/// Where a matrix instruction reads A and B.
+enum class MatrixOperandSource {
+  /// Lane registers, in the layouts of matrixOperandEncoding (MFMA,
+  /// mma.sync).
+  Registers,
+  /// Shared memory through matrix descriptors (wgmma): the dot lowering
+  /// stages the operands there in the canonical K-major layout
+  /// (emitSharedMatrixDescriptor), and the instruction runs asynchronously
+  /// over a group of `wavesPerInstr` waves.
+  SharedMemory,
+};
+
+/// One matrix-multiply instruction of a wave (or a group of waves):
+/// D[M, N] += A[M, K] * B[K, N] with f32 D.
 struct MatrixInstr {
   unsigned m, n, k;
   /// Element type of A and B (the target's fp8 type, or bf16).
@@ -41,6 +53,10 @@ struct MatrixInstr {
   unsigned accPerLane;
   /// The ISA mnemonic ("v_mfma_f32_16x16x32_fp8_fp8").
   std::string mnemonic;
+  MatrixOperandSource operandSource = MatrixOperandSource::Registers;
+  /// Waves that execute one instruction together (4 for wgmma's
+  /// warpgroup); the accumulator tile is spread over all of them.
+  unsigned wavesPerInstr = 1;
 };
 
 class TargetInfo {
@@ -129,17 +145,20 @@ public:
   /// The preferred instruction for a dot of A [M, K] (element type `a`) by
   /// B [K, N] (`b`) accumulating into `acc`: the first of matrixInstrs()
   /// whose operand type is `a` and `b`, whose accumulator is `acc`, and
-  /// whose M, N and K divide the dot's. Fails with the reason in `why`.
+  /// whose M, N and K divide the dot's and, when `numWaves` is not 0, whose
+  /// wavesPerInstr divides `numWaves`. Fails with the reason in `why`.
   llvm::FailureOr<MatrixInstr> selectMatrixInstr(mlir::Type a, mlir::Type b,
                                                  mlir::Type acc, int64_t m,
                                                  int64_t n, int64_t k,
-                                                 std::string *why) const;
+                                                 std::string *why,
+                                                 unsigned numWaves = 0) const;
 
   /// The accumulator encoding of `instr` tiled over `wavesM` x `wavesN`
-  /// waves (`#tile.mfma` on CDNA, version-2 `#tile.nv_mma` for mma.sync).
-  /// `transposed` asks for consecutive N elements per lane; encodings
-  /// without a transposed form (mma.sync) ignore it. Null where the target
-  /// has no matrix instructions.
+  /// groups of instr.wavesPerInstr waves (`#tile.mfma` on CDNA, version-2
+  /// `#tile.nv_mma` for mma.sync, version 3 for wgmma). `transposed` asks
+  /// for consecutive N elements per lane; encodings without a transposed
+  /// form (mma.sync, wgmma) ignore it. Null where the target has no matrix
+  /// instructions.
   virtual mlir::Attribute matrixAccEncoding(mlir::MLIRContext *ctx,
                                             const MatrixInstr &instr,
                                             unsigned wavesM, unsigned wavesN,
@@ -147,7 +166,9 @@ public:
     return {};
   }
   /// The encoding operand `opIdx` (0 = A, 1 = B) must have to feed the
-  /// instruction of accumulator encoding `acc` directly from registers.
+  /// instruction of accumulator encoding `acc` directly from registers;
+  /// null for instructions that read shared memory (any register layout is
+  /// staged there).
   virtual mlir::Attribute
   matrixOperandEncoding(mlir::Attribute acc, unsigned opIdx,
                         const MatrixInstr &instr) const {
@@ -181,6 +202,48 @@ public:
                                       mlir::Attribute accEncoding,
                                       mlir::Value a, mlir::Value bv,
                                       mlir::Value acc) const;
+
+  // Instructions with MatrixOperandSource::SharedMemory. The dot lowering
+  // stores A ([M, K]) and B (as [N, K]) in shared memory, K-major: rows of
+  // `swizzleBytes` bytes (32, 64 or 128) in groups of 8 rows, each 16-byte
+  // chunk c of row r stored at chunk c XOR (address bits 7.. of the row),
+  // so the pattern repeats every 8 * swizzleBytes bytes; a K extent wider
+  // than `swizzleBytes` is split into column blocks of all rows each.
+
+  /// The 64-bit descriptor of an operand tile whose first row starts at
+  /// shared-memory byte address `addr` (i32, aligned to the swizzle
+  /// pattern but for the K offset inside a row), with 8-row groups
+  /// `groupBytes` apart.
+  virtual mlir::Value emitSharedMatrixDescriptor(mlir::OpBuilder &b,
+                                                 mlir::Location loc,
+                                                 mlir::Value addr,
+                                                 unsigned swizzleBytes,
+                                                 int64_t groupBytes) const {
+    return {};
+  }
+  /// Makes this lane's earlier generic stores to shared memory visible to
+  /// the matrix instruction's reads (a proxy fence); a workgroup barrier
+  /// follows it.
+  virtual void emitSharedMatrixOperandsWritten(mlir::OpBuilder &b,
+                                               mlir::Location loc) const {}
+  /// Orders the accumulator's register writes before the first
+  /// instruction of a dot.
+  virtual void emitSharedMatrixBegin(mlir::OpBuilder &b,
+                                     mlir::Location loc) const {}
+  /// Emits `acc + sum of A_i * B_i` with one instruction per (descA_i,
+  /// descB_i) of `steps`, in order: `acc` and the result are vectors of
+  /// accPerLane f32 in the instruction's register order (the accumulator
+  /// stays in the instruction's own registers between the steps).
+  virtual mlir::Value emitSharedMatrixInstrs(
+      mlir::OpBuilder &b, mlir::Location loc, const MatrixInstr &instr,
+      llvm::ArrayRef<std::pair<mlir::Value, mlir::Value>> steps,
+      mlir::Value acc) const {
+    return {};
+  }
+  /// Waits until every instruction issued since emitSharedMatrixBegin has
+  /// written its accumulator.
+  virtual void emitSharedMatrixEnd(mlir::OpBuilder &b,
+                                   mlir::Location loc) const {}
 
   /// Emits a reduction of the 32-bit scalar `v` across groups of lanes. The
   /// group is the set of lanes whose lane id differs only in bits

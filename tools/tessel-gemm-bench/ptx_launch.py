@@ -84,14 +84,16 @@ class PtxKernel:
             "cuModuleGetFunction")
         self.info = info
 
-    def launch(self, grid, args):
-        """args: torch tensors (as !tile.ptr) and ints (as i32), in order."""
+    def prepare(self, grid, args):
+        """A launch of the kernel with these arguments, its parameter block
+        built once: calling the result only calls cuLaunchKernel (for
+        timing launches that are shorter than building the block)."""
         import torch
         params = []
         for a in args:
             if isinstance(a, torch.Tensor):
-                p = ctypes.c_void_p(a.data_ptr())
-                params += [p, ctypes.c_void_p(a.data_ptr()),
+                params += [ctypes.c_void_p(a.data_ptr()),
+                           ctypes.c_void_p(a.data_ptr()),
                            ctypes.c_int64(0), ctypes.c_int64(a.numel()),
                            ctypes.c_int64(1)]
             else:
@@ -102,9 +104,18 @@ class PtxKernel:
                              "parameters %s" % (sizes, self.info["arg_sizes"]))
         arr = (ctypes.c_void_p * len(params))(
             *[ctypes.cast(ctypes.byref(p), ctypes.c_void_p) for p in params])
-        stream = ctypes.c_void_p(torch.cuda.current_stream().cuda_stream)
         bx, by, bz = self.info["block"]
         gx, gy, gz = (tuple(grid) + (1, 1))[:3]
-        self.drv.check(self.drv.lib.cuLaunchKernel(
-            self.fn, gx, gy, gz, bx, by, bz, 0, stream, arr, None),
-            "cuLaunchKernel")
+        launch = self.drv.lib.cuLaunchKernel
+        fn, check = self.fn, self.drv.check
+
+        def run():
+            stream = ctypes.c_void_p(torch.cuda.current_stream().cuda_stream)
+            check(launch(fn, gx, gy, gz, bx, by, bz, 0, stream, arr, None),
+                  "cuLaunchKernel")
+        run.keep = (params, arr)  # the block must outlive the launches
+        return run
+
+    def launch(self, grid, args):
+        """args: torch tensors (as !tile.ptr) and ints (as i32), in order."""
+        self.prepare(grid, args)()

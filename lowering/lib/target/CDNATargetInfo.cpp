@@ -137,17 +137,9 @@ public:
       return fail("#tile.mfma version " + Twine(mfma.getVersion()) +
                   " does not match " + name() + " (version " +
                   Twine(mfmaVersion()) + ")");
-    ArrayRef<unsigned> shape = mfma.getInstrShape();
-    for (const MatrixInstr &i : matrixInstrs(operandType.getContext()))
-      if (i.m == shape[0] && i.n == shape[1] && i.k == shape[2] &&
-          i.operandType == operandType)
-        return i;
-    std::string t;
-    llvm::raw_string_ostream os(t);
-    os << operandType;
-    return fail("no MFMA of " + name() + " has shape " + Twine(shape[0]) + "x" +
-                Twine(shape[1]) + "x" + Twine(shape[2]) + " with " + t +
-                " operands");
+    return findMatrixInstr(matrixInstrs(operandType.getContext()),
+                           mfma.getInstrShape(), operandType, "MFMA", name(),
+                           why);
   }
 
   Value emitMatrixInstr(OpBuilder &b, Location loc, const MatrixInstr &instr,

@@ -123,17 +123,9 @@ FailureOr<MatrixInstr> hopper::mmaSyncInstrOf(StringRef target, Attribute acc,
   if (mma.getVersion() != 2)
     return fail("#tile.nv_mma version " + Twine(mma.getVersion()) +
                 " is not an mma.sync accumulator (version 2)");
-  ArrayRef<unsigned> shape = mma.getInstrShape();
-  for (const MatrixInstr &i : mmaSyncInstrs(operandType.getContext()))
-    if (i.m == shape[0] && i.n == shape[1] && i.k == shape[2] &&
-        i.operandType == operandType)
-      return i;
-  std::string t;
-  llvm::raw_string_ostream os(t);
-  os << operandType;
-  return fail("no mma.sync of " + target + " has shape " + Twine(shape[0]) +
-              "x" + Twine(shape[1]) + "x" + Twine(shape[2]) + " with " + t +
-              " operands");
+  return findMatrixInstr(mmaSyncInstrs(operandType.getContext()),
+                         mma.getInstrShape(), operandType, "mma.sync", target,
+                         why);
 }
 
 Value hopper::convertMmaSyncOperand(OpBuilder &b, Location loc,

@@ -103,3 +103,21 @@ mlir::Value TargetInfo::emitMatrixInstr(mlir::OpBuilder &, mlir::Location,
   // Only reached with an instruction of matrixInstrs(), which is empty here.
   return {};
 }
+
+llvm::FailureOr<MatrixInstr>
+tessel::findMatrixInstr(llvm::ArrayRef<MatrixInstr> instrs,
+                        llvm::ArrayRef<unsigned> shape, mlir::Type operandType,
+                        llvm::StringRef family, llvm::StringRef target,
+                        std::string *why) {
+  for (const MatrixInstr &i : instrs)
+    if (shape.size() == 3 && i.m == shape[0] && i.n == shape[1] &&
+        i.k == shape[2] && i.operandType == operandType)
+      return i;
+  if (why) {
+    llvm::raw_string_ostream os(*why);
+    os << "no " << family << " of " << target << " has shape ";
+    llvm::interleave(shape, os, "x");
+    os << " with " << operandType << " operands";
+  }
+  return llvm::failure();
+}

@@ -270,6 +270,16 @@ public:
                                       mlir::Value srcLane) const = 0;
 };
 
+/// The instruction of `instrs` whose [M, N, K] is `shape` and whose operands
+/// are `operandType`. Fails with "no FAMILY of TARGET has shape MxNxK with T
+/// operands" in `why` (FAMILY: "MFMA", "mma.sync", ...).
+llvm::FailureOr<MatrixInstr> findMatrixInstr(llvm::ArrayRef<MatrixInstr> instrs,
+                                             llvm::ArrayRef<unsigned> shape,
+                                             mlir::Type operandType,
+                                             llvm::StringRef family,
+                                             llvm::StringRef target,
+                                             std::string *why);
+
 /// Emits `kind(x, y)` for integer or float scalars or vectors (max/min are
 /// signed for integers and NaN-propagating for floats).
 mlir::Value emitCombine(mlir::OpBuilder &b, mlir::Location loc,

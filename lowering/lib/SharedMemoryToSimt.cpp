@@ -386,6 +386,17 @@ FailureOr<LdsNeed> tessel::sharedMemoryLdsNeed(Operation *op,
   LdsNeed n;
   n.bytes = t.getNumStages() * stageStride(t);
   n.align = 16;
+  // A matrix instruction that reads the buffer applies the swizzle to the
+  // address bits: the pattern (perPhase * maxPhase rows) must start on a
+  // multiple of its size.
+  SharedLayoutAttr s = t.getSharedLayout();
+  ArrayRef<int64_t> tile = t.getTileShape();
+  int64_t period = int64_t(s.getPerPhase()) * s.getMaxPhase() *
+                   tile[s.getOrder()[0]] * elemBytesOf(t.getElementType());
+  for (Value v : bufferValues(alloc))
+    for (Operation *user : v.getUsers())
+      if (isa<DotOp>(user) && llvm::isPowerOf2_64(period))
+        n.align = std::max<int64_t>(n.align, period);
   n.outlivesOp = true;
   return n;
 }

@@ -19,8 +19,12 @@
 // The copy of step i + 1 is issued in the last step too (every lane masked
 // off: it reads nothing and zero-fills the idle stage).
 //
-// sm_90a only: the dot reads shared memory, which the register-operand
-// matrix instructions of gfx942/gfx950 (MFMA) and sm_90 (mma.sync) do not.
+// Targets: written for sm_90a, where wgmma reads the stages in place. On
+// gfx950 (MFMA) and sm_90 (mma.sync), whose matrix instructions read
+// registers, tile-assign-layouts loads each stage with tile.local_load in
+// the operand layout before the dot: it compiles and computes the same
+// (the emulator checks gfx950), without the benefit. gfx942 is not
+// supported: its MFMA takes e4m3fnuz, and the buffers are e4m3fn.
 //
 // A is [M, K] and B is [N, K], both row-major e4m3fn; sa, sb and C
 // (row-major [M, N]) are f32. Program (i, j) of the grid

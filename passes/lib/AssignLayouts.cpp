@@ -369,6 +369,17 @@ public:
   /// Makes operand `operand` of `op` carry `enc`. Values that are cheaper
   /// to recompute than to move (see isRematerializable) are recomputed in
   /// that layout; others get a tile.convert_layout.
+  /// Replaces the memdesc `operand` of `dot` by its tile loaded in `enc`.
+  void loadSharedOperand(DotOp dot, OpOperand &operand, Attribute enc) {
+    auto mem = dyn_cast<MemDescType>(operand.get().getType());
+    if (!mem)
+      return;
+    OpBuilder b(dot);
+    auto type =
+        RankedTensorType::get(mem.getTileShape(), mem.getElementType(), enc);
+    operand.set(LocalLoadOp::create(b, dot.getLoc(), type, operand.get()));
+  }
+
   void requireEncoding(Operation *op, OpOperand &operand, Attribute enc) {
     auto t = dyn_cast<RankedTensorType>(operand.get().getType());
     if (!t || t.getEncoding() == enc)
@@ -464,13 +475,15 @@ public:
 
     if (auto dot = dyn_cast<DotOp>(op)) {
       const DotPlan &plan = dotPlans.find(op)->second;
-      // An operand in shared memory has its layout already; the lowering
-      // says whether the target's instruction can read it.
+      // An instruction that reads registers gets an operand in shared
+      // memory loaded (tile.local_load) in the layout it reads; one that
+      // reads shared memory takes the buffer as it is (the lowering checks
+      // its layout).
       if (!plan.operandsAnyLayout) {
-        if (isa<RankedTensorType>(dot.getA().getType()))
-          requireEncoding(op, dot.getAMutable(), plan.a);
-        if (isa<RankedTensorType>(dot.getB().getType()))
-          requireEncoding(op, dot.getBMutable(), plan.b);
+        loadSharedOperand(dot, dot.getAMutable(), plan.a);
+        loadSharedOperand(dot, dot.getBMutable(), plan.b);
+        requireEncoding(op, dot.getAMutable(), plan.a);
+        requireEncoding(op, dot.getBMutable(), plan.b);
       }
       requireEncoding(op, dot.getCMutable(), plan.acc);
       setEncoding(dot.getResult(), plan.acc);

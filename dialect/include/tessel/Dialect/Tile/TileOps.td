@@ -381,7 +381,9 @@ def Tile_DotOp : Tile_Op<"dot", [Pure, AllTypesMatch<["c", "result"]>]> {
 
     Writes to the buffer must be complete (`tile.async_wait`, or a
     `tile.local_store`) before the dot; the lowering fences them for the
-    matrix unit.
+    matrix unit. Where the matrix instruction reads registers,
+    `tile-assign-layouts` loads a memdesc operand with `tile.local_load` in
+    the instruction's operand layout.
   }];
   let arguments = (ins Tile_DotOperand:$a, Tile_DotOperand:$b, Tile_Tensor:$c);
   let results = (outs Tile_Tensor:$result);

@@ -404,6 +404,14 @@ Type DotOp::operandElementType(Value v) {
   return cast<RankedTensorType>(v.getType()).getElementType();
 }
 
+void DotOp::getEffects(
+    SmallVectorImpl<SideEffects::EffectInstance<MemoryEffects::Effect>>
+        &effects) {
+  for (OpOperand *operand : {&getAMutable(), &getBMutable()})
+    if (isa<MemDescType>(operand->get().getType()))
+      effects.emplace_back(MemoryEffects::Read::get(), operand);
+}
+
 LogicalResult DotOp::verify() {
   for (auto [name, v] :
        {std::pair<StringRef, Value>{"a", getA()}, {"b", getB()}})

@@ -353,7 +353,9 @@ def Tile_AtomicCASOp : Tile_Op<"atomic_cas", [MemoryEffects<[MemRead, MemWrite]>
 // Compute
 //===----------------------------------------------------------------------===//
 
-def Tile_DotOp : Tile_Op<"dot", [Pure, AllTypesMatch<["c", "result"]>]> {
+def Tile_DotOp : Tile_Op<"dot", [
+    DeclareOpInterfaceMethods<MemoryEffectsOpInterface>,
+    AlwaysSpeculatable, AllTypesMatch<["c", "result"]>]> {
   let summary = "Matrix product with accumulation: a * b + c";
   let description = [{
     `a` is MxK, `b` is KxN, `c` and the result are MxN f32. Operand pairs:
@@ -381,7 +383,9 @@ def Tile_DotOp : Tile_Op<"dot", [Pure, AllTypesMatch<["c", "result"]>]> {
 
     Writes to the buffer must be complete (`tile.async_wait`, or a
     `tile.local_store`) before the dot; the lowering fences them for the
-    matrix unit. Where the matrix instruction reads registers,
+    matrix unit. The op reads its memdesc operands (a memory effect, so it
+    does not move across their writes); with tensor operands it is pure.
+    Where the matrix instruction reads registers,
     `tile-assign-layouts` loads a memdesc operand with `tile.local_load` in
     the instruction's operand layout.
   }];

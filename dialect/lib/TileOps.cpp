@@ -392,24 +392,48 @@ LogicalResult AtomicCASOp::verify() {
 // Compute
 //===----------------------------------------------------------------------===//
 
+ArrayRef<int64_t> DotOp::operandShape(Value v) {
+  if (auto m = dyn_cast<MemDescType>(v.getType()))
+    return m.getTileShape();
+  return cast<RankedTensorType>(v.getType()).getShape();
+}
+
+Type DotOp::operandElementType(Value v) {
+  if (auto m = dyn_cast<MemDescType>(v.getType()))
+    return m.getElementType();
+  return cast<RankedTensorType>(v.getType()).getElementType();
+}
+
+void DotOp::getEffects(
+    SmallVectorImpl<SideEffects::EffectInstance<MemoryEffects::Effect>>
+        &effects) {
+  for (OpOperand *operand : {&getAMutable(), &getBMutable()})
+    if (isa<MemDescType>(operand->get().getType()))
+      effects.emplace_back(MemoryEffects::Read::get(), operand);
+}
+
 LogicalResult DotOp::verify() {
-  auto a = getA().getType(), b = getB().getType(), c = getC().getType(),
-       d = getType();
-  if (a.getRank() != 2 || b.getRank() != 2 || c.getRank() != 2)
+  for (auto [name, v] :
+       {std::pair<StringRef, Value>{"a", getA()}, {"b", getB()}})
+    if (auto m = dyn_cast<MemDescType>(v.getType()); m && m.hasStages())
+      return emitOpError("operand ")
+             << name << " in shared memory must be one stage (take it with "
+             << "tile.memdesc_index), got " << m;
+  ArrayRef<int64_t> a = operandShape(getA()), b = operandShape(getB());
+  auto c = getC().getType(), d = getType();
+  if (a.size() != 2 || b.size() != 2 || c.getRank() != 2)
     return emitOpError("operands must be 2-D");
-  if (a.getDimSize(1) != b.getDimSize(0))
+  if (a[1] != b[0])
     return emitOpError("K of a (")
-           << a.getDimSize(1) << ") does not match K of b (" << b.getDimSize(0)
-           << ")";
-  if (c.getDimSize(0) != a.getDimSize(0) || c.getDimSize(1) != b.getDimSize(1))
+           << a[1] << ") does not match K of b (" << b[0] << ")";
+  if (c.getDimSize(0) != a[0] || c.getDimSize(1) != b[1])
     return emitOpError("accumulator shape (")
-           << shapeStr(c) << ") must be " << a.getDimSize(0) << "x"
-           << b.getDimSize(1);
+           << shapeStr(c) << ") must be " << a[0] << "x" << b[1];
   if (c != d)
     return emitOpError("result type must equal the accumulator type");
   if (!c.getElementType().isF32())
     return emitOpError("accumulator must be f32, got ") << c.getElementType();
-  Type ea = a.getElementType(), eb = b.getElementType();
+  Type ea = operandElementType(getA()), eb = operandElementType(getB());
   bool ok = (isFp8(ea) && ea == eb) || (ea.isBF16() && eb.isBF16());
   if (!ok)
     return emitOpError("unsupported operand types ")

@@ -106,20 +106,28 @@ struct DotPattern : public OpConversionPattern<DotOp> {
   LogicalResult
   matchAndRewrite(DotOp op, OpAdaptor adaptor,
                   ConversionPatternRewriter &rewriter) const override {
-    RankedTensorType aType = op.getA().getType(), bType = op.getB().getType(),
-                     cType = op.getType();
+    RankedTensorType cType = op.getType();
     Attribute acc = cType.getEncoding();
     std::string why;
     FailureOr<MatrixInstr> instr =
-        target.matrixInstrOf(acc, aType.getElementType(), &why);
+        target.matrixInstrOf(acc, DotOp::operandElementType(op.getA()), &why);
     if (failed(instr))
       return op.emitError("cannot lower tile.dot: ") << why;
     if (instr->operandSource != MatrixOperandSource::Registers)
       return rewriter.notifyMatchFailure(op, "operands come from shared "
                                              "memory (DotToWgmma)");
     for (unsigned i = 0; i < 2; ++i) {
-      RankedTensorType t = i ? bType : aType;
+      Value v = i ? op.getB() : op.getA();
       Attribute want = target.matrixOperandEncoding(acc, i, *instr);
+      auto t = dyn_cast<RankedTensorType>(v.getType());
+      if (!t)
+        return op.emitError()
+               << "tile.dot operand " << (i ? "B" : "A")
+               << " is in shared memory, but " << instr->mnemonic << " on "
+               << target.name()
+               << " reads its operands from registers; load it with "
+                  "tile.local_load into layout "
+               << want;
       if (t.getEncoding() != want)
         return op.emitError()
                << "tile.dot operand " << (i ? "B" : "A") << " must have layout "
@@ -128,6 +136,8 @@ struct DotPattern : public OpConversionPattern<DotOp> {
     }
     int64_t m = instr->m, n = instr->n, k = instr->k;
     FailureOr<TileGrid> c = gridOf(cType, m, n, why);
+    auto aType = cast<RankedTensorType>(op.getA().getType());
+    auto bType = cast<RankedTensorType>(op.getB().getType());
     FailureOr<TileGrid> a =
         succeeded(c) ? gridOf(aType, m, k, why) : FailureOr<TileGrid>();
     FailureOr<TileGrid> b =

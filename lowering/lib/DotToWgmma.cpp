@@ -16,16 +16,24 @@
 // last K step's instructions, or another op sharing the space) from seeing
 // them.
 //
-// Not yet: operands already in shared memory (`!tile.memdesc`) would skip
-// the staging when their `#tile.shared` layout is this canonical one; tile.dot
-// takes tensors only so far. One stage: the loads of the next K step do not
-// overlap this step's instructions.
+// An operand that is already in shared memory (a single-stage
+// `!tile.memdesc`) is not staged: its `#tile.shared` layout must be the
+// canonical one for its K extent (sharedMatrixOperandLayout; the two
+// LinearLayouts are compared), and the descriptors point into its buffer.
+// Its writers finished before the dot (tile.async_wait or tile.local_store,
+// whose lowerings end with a barrier), so the dot fences them for the
+// matrix unit (generic-proxy writes, cp.async included) and synchronizes
+// once more before the instructions read them.
+//
+// Not yet: the instructions of one dot are waited for before the next
+// ones are issued (no wgmma in flight across K steps).
 //
 //===----------------------------------------------------------------------===//
 
 #include "DotToWgmma.h"
 
 #include "tessel/Dialect/Tile/DistributedLayout.h"
+#include "tessel/Dialect/Tile/LinearLayoutConversions.h"
 
 #include "mlir/Dialect/Arith/IR/Arith.h"
 #include "mlir/Dialect/GPU/IR/GPUDialect.h"
@@ -53,8 +61,10 @@ struct StagedOperand {
   int64_t rows = 0, kBytes = 0;
   unsigned swizzle = 0;
   int64_t base = 0; // byte offset in the op's buffer
+  /// False when the operand is a memdesc already in this layout.
+  bool staged = true;
 
-  int64_t bytes() const { return rows * kBytes; }
+  int64_t bytes() const { return staged ? rows * kBytes : 0; }
   int64_t blockBytes() const { return rows * swizzle; }
   /// Bytes between 8-row groups.
   int64_t groupBytes() const { return 8 * int64_t(swizzle); }
@@ -112,21 +122,48 @@ FailureOr<unsigned> swizzleFor(int64_t kBytes) {
   return failure();
 }
 
+/// Checks that the memdesc operand `v` (A when opIdx is 0) is in the
+/// canonical layout for its K extent of `kBytes`.
+LogicalResult checkSharedOperand(DotOp op, unsigned opIdx, MemDescType mem,
+                                 int64_t kBytes, const MatrixInstr &instr) {
+  const char *name = opIdx ? "B" : "A";
+  unsigned elemBytes = mem.getElementType().getIntOrFloatBitWidth() / 8;
+  FailureOr<SharedLayoutAttr> want =
+      sharedMatrixOperandLayout(op.getContext(), opIdx, kBytes, elemBytes);
+  if (failed(want))
+    return op.emitError() << "tile.dot operand " << name
+                          << " in shared memory has K of " << kBytes
+                          << " bytes; " << instr.mnemonic
+                          << " reads a buffer whose K is 32, 64 or 128 bytes "
+                             "(one swizzle span)";
+  std::string why;
+  FailureOr<LinearLayout> have =
+      toLinearLayout(mem.getTileShape(), mem.getSharedLayout(), &why);
+  FailureOr<LinearLayout> canon =
+      toLinearLayout(mem.getTileShape(), *want, &why);
+  if (failed(have) || failed(canon) || !(*have == *canon))
+    return op.emitError() << "tile.dot operand " << name << " " << mem
+                          << " is not in the K-major layout " << instr.mnemonic
+                          << " reads; use " << *want;
+  return success();
+}
+
 /// Null when the dot's instruction reads registers (DotToSimt lowers it);
 /// failure, with an error on `op`, when the dot cannot be staged.
 FailureOr<std::optional<StagingPlan>> planStaging(DotOp op,
                                                   const TargetInfo &target) {
-  RankedTensorType aType = op.getA().getType(), bType = op.getB().getType(),
-                   cType = op.getType();
+  Type elem = DotOp::operandElementType(op.getA());
+  RankedTensorType cType = op.getType();
   std::string why;
   FailureOr<MatrixInstr> instr =
-      target.matrixInstrOf(cType.getEncoding(), aType.getElementType(), &why);
+      target.matrixInstrOf(cType.getEncoding(), elem, &why);
   if (failed(instr) ||
       instr->operandSource != MatrixOperandSource::SharedMemory)
     return std::optional<StagingPlan>();
-  unsigned bits = aType.getElementType().getIntOrFloatBitWidth();
-  int64_t m = aType.getDimSize(0), k = aType.getDimSize(1),
-          n = bType.getDimSize(1);
+  unsigned bits = elem.getIntOrFloatBitWidth();
+  ArrayRef<int64_t> aShape = DotOp::operandShape(op.getA()),
+                    bShape = DotOp::operandShape(op.getB());
+  int64_t m = aShape[0], k = aShape[1], n = bShape[1];
   if (m % instr->m || n % instr->n || k % instr->k)
     return op.emitError() << "tile.dot " << m << "x" << n << "x" << k
                           << " (MxNxK) is not a multiple of " << instr->mnemonic
@@ -140,6 +177,13 @@ FailureOr<std::optional<StagingPlan>> planStaging(DotOp op,
                           << instr->mnemonic
                           << ": it must be 32, 64 or a multiple of 128";
   StagingPlan p{*instr, {m, kBytes, *w, 0}, {n, kBytes, *w, 0}};
+  for (unsigned i = 0; i < 2; ++i)
+    if (auto mem =
+            dyn_cast<MemDescType>((i ? op.getB() : op.getA()).getType())) {
+      if (failed(checkSharedOperand(op, i, mem, kBytes, *instr)))
+        return failure();
+      (i ? p.b : p.a).staged = false;
+    }
   p.b.base = p.a.bytes();
   return std::optional<StagingPlan>(p);
 }
@@ -257,20 +301,38 @@ struct WgmmaDotPattern : public OpConversionPattern<DotOp> {
     };
 
     auto [lane, wave] = staging.ids(op);
-    FailureOr<Value> buffer = staging.lds(rewriter, op, p.bytes());
-    if (failed(buffer))
-      return failure();
-    // The shared-memory address of the buffer, for the descriptors.
-    Value addr = arith::IndexCastOp::create(
-        rewriter, loc, rewriter.getI32Type(),
-        memref::ExtractAlignedPointerAsIndexOp::create(rewriter, loc, *buffer));
-
-    gpu::BarrierOp::create(rewriter, loc);
-    if (failed(stage(rewriter, loc, op, op.getA().getType(), adaptor.getA(), 0,
-                     p.a, *buffer, lane, wave)) ||
-        failed(stage(rewriter, loc, op, op.getB().getType(), adaptor.getB(), 1,
-                     p.b, *buffer, lane, wave)))
-      return failure();
+    // The shared-memory address (i32) of a buffer, for the descriptors.
+    auto addressOf = [&](Value buffer) -> Value {
+      return arith::IndexCastOp::create(
+          rewriter, loc, rewriter.getI32Type(),
+          memref::ExtractAlignedPointerAsIndexOp::create(rewriter, loc,
+                                                         buffer));
+    };
+    // Per operand: the address its descriptors count from.
+    Value addrA, addrB;
+    if (p.bytes()) {
+      FailureOr<Value> buffer = staging.lds(rewriter, op, p.bytes());
+      if (failed(buffer))
+        return failure();
+      addrA = addrB = addressOf(*buffer);
+      gpu::BarrierOp::create(rewriter, loc);
+      for (unsigned i = 0; i < 2; ++i) {
+        Value v = i ? op.getB() : op.getA();
+        if (isa<MemDescType>(v.getType()))
+          continue;
+        if (failed(stage(rewriter, loc, op, cast<RankedTensorType>(v.getType()),
+                         i ? adaptor.getB() : adaptor.getA(), i, i ? p.b : p.a,
+                         *buffer, lane, wave)))
+          return failure();
+      }
+    }
+    // A memdesc operand's value is its byte offset in the kernel's LDS.
+    if (!p.a.staged)
+      addrA = addressOf(staging.view(rewriter, op, adaptor.getA()));
+    if (!p.b.staged)
+      addrB = addressOf(staging.view(rewriter, op, adaptor.getB()));
+    // Staged stores, and the earlier writes of memdesc operands (cp.async
+    // or st.shared, complete and synchronized), are generic-proxy writes.
     target.emitSharedMatrixOperandsWritten(rewriter, loc);
     gpu::BarrierOp::create(rewriter, loc);
 
@@ -280,7 +342,7 @@ struct WgmmaDotPattern : public OpConversionPattern<DotOp> {
         i32c(rewriter, loc, ~int64_t(instr.wavesPerInstr - 1)));
     SmallVector<Value> origin = idBase(rewriter, loc, *cl, Value(), groupWave);
 
-    int64_t kSteps = op.getA().getType().getDimSize(1) / instr.k;
+    int64_t kSteps = DotOp::operandShape(op.getA())[1] / instr.k;
     int64_t stepBytes = p.a.kBytes / kSteps;
     target.emitSharedMatrixBegin(rewriter, loc);
     SmallVector<Value> out(cl->getNumElems());
@@ -306,14 +368,14 @@ struct WgmmaDotPattern : public OpConversionPattern<DotOp> {
                                            i32c(rewriter, loc, ni * instr.n));
         SmallVector<std::pair<Value, Value>> steps;
         for (int64_t ks = 0; ks < kSteps; ++ks) {
-          auto desc = [&](const StagedOperand &o, Value row) {
+          auto desc = [&](const StagedOperand &o, Value addr, Value row) {
             Value at = arith::AddIOp::create(
                 rewriter, loc, addr,
                 o.descStart(rewriter, loc, row, ks * stepBytes));
             return target.emitSharedMatrixDescriptor(rewriter, loc, at,
                                                      o.swizzle, o.groupBytes());
           };
-          steps.push_back({desc(p.a, rowA), desc(p.b, rowB)});
+          steps.push_back({desc(p.a, addrA, rowA), desc(p.b, addrB, rowB)});
         }
         d = target.emitSharedMatrixInstrs(rewriter, loc, instr, steps, d);
         tiles.push_back({*slots, d});
@@ -343,6 +405,20 @@ FailureOr<LdsNeed> tessel::dotStagingNeed(DotOp op, const TargetInfo &target) {
     n.align = (*plan)->align();
   }
   return n;
+}
+
+FailureOr<SharedLayoutAttr>
+tessel::sharedMatrixOperandLayout(MLIRContext *ctx, unsigned opIdx,
+                                  int64_t kBytes, unsigned elemBytes) {
+  if ((kBytes != 32 && kBytes != 64 && kBytes != 128) || elemBytes == 0 ||
+      16 % elemBytes)
+    return failure();
+  // A row of kBytes is one swizzle span: 16-byte chunks, the phase
+  // advancing every 128 bytes of rows and wrapping at the chunks per row.
+  SmallVector<unsigned> order =
+      opIdx == 0 ? SmallVector<unsigned>{1, 0} : SmallVector<unsigned>{0, 1};
+  return SharedLayoutAttr::get(ctx, 16 / elemBytes, unsigned(128 / kBytes),
+                               unsigned(kBytes / 16), order);
 }
 
 void tessel::populateDotToWgmmaPatterns(const TypeConverter &tc,

@@ -21,6 +21,10 @@ struct DotStagingContext {
   std::function<mlir::FailureOr<mlir::Value>(mlir::OpBuilder &,
                                              mlir::Operation *, int64_t)>
       lds;
+  /// A memref<? x i8, workgroup> at the (index) byte offset `at` of the
+  /// kernel's LDS: where a memdesc operand lies.
+  std::function<mlir::Value(mlir::OpBuilder &, mlir::Operation *, mlir::Value)>
+      view;
   /// The lane and wave ids (i32) of the kernel that holds the op.
   std::function<std::pair<mlir::Value, mlir::Value>(mlir::Operation *)> ids;
 };
@@ -30,6 +34,18 @@ struct DotStagingContext {
 /// dots.
 mlir::FailureOr<LdsNeed> dotStagingNeed(tile::DotOp op,
                                         const TargetInfo &target);
+
+/// The `#tile.shared` layout of operand `opIdx` (0: A as [M, K], 1: B as
+/// [K, N]) that the target's shared-memory matrix instructions read without
+/// staging, for a K extent of `kBytes` (32, 64 or 128) and elements of
+/// `elemBytes`: K fastest, element (row, k) at byte
+///   row * kBytes + ((k * elemBytes / 16) XOR ((row * kBytes / 128) mod
+///   (kBytes / 16))) * 16 + (k * elemBytes) mod 16,
+/// the canonical layout of TargetInfo.h with swizzleBytes = kBytes. Fails
+/// for other K extents.
+mlir::FailureOr<tile::SharedLayoutAttr>
+sharedMatrixOperandLayout(mlir::MLIRContext *ctx, unsigned opIdx,
+                          int64_t kBytes, unsigned elemBytes);
 
 /// Lowers such dots: every lane stores its elements of A and B into the
 /// op's shared memory in the target's canonical K-major swizzled layout,

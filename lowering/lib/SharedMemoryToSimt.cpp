@@ -193,6 +193,22 @@ int64_t copyWidth(const DistributedLayout &l, const ConversionPlan::Side &side,
   return std::max<int64_t>(1, std::min({w, alignElems, ptrElems}));
 }
 
+/// True when the op before `copy` that touches memory is another async
+/// copy: the barrier before that one already ordered every earlier read of
+/// shared memory, and nothing between them reads it. A tile.dot counts as
+/// a read (its operands may be buffers); ops with regions end the search.
+/// Once the previous copy is lowered its place holds memory ops, so the
+/// answer is then false: the barrier stays.
+bool followsAsyncCopy(Operation *copy) {
+  for (Operation *p = copy->getPrevNode(); p; p = p->getPrevNode()) {
+    if (isa<AsyncCopyGlobalToLocalOp>(p))
+      return true;
+    if (isa<DotOp>(p) || p->getNumRegions() || !isMemoryEffectFree(p))
+      return false;
+  }
+  return false;
+}
+
 struct AsyncCopyPattern : public SharedPattern<AsyncCopyGlobalToLocalOp> {
   using SharedPattern::SharedPattern;
   LogicalResult
@@ -223,7 +239,8 @@ struct AsyncCopyPattern : public SharedPattern<AsyncCopyGlobalToLocalOp> {
                           pointerAlignment(adaptor.getPtr()));
 
     // Earlier reads of the destination finish before it is overwritten.
-    gpu::BarrierOp::create(rewriter, loc);
+    if (!followsAsyncCopy(op))
+      gpu::BarrierOp::create(rewriter, loc);
     Value buffer = view(rewriter, op, adaptor.getDst(), mem);
     Value base = emitLdsSideBase(rewriter, loc, *side, ks.lane, ks.wave);
     for (int64_t s = 0; s < l->getNumElems(); s += w) {
@@ -386,6 +403,17 @@ FailureOr<LdsNeed> tessel::sharedMemoryLdsNeed(Operation *op,
   LdsNeed n;
   n.bytes = t.getNumStages() * stageStride(t);
   n.align = 16;
+  // A matrix instruction that reads the buffer applies the swizzle to the
+  // address bits: the pattern (perPhase * maxPhase rows) must start on a
+  // multiple of its size.
+  SharedLayoutAttr s = t.getSharedLayout();
+  ArrayRef<int64_t> tile = t.getTileShape();
+  int64_t period = int64_t(s.getPerPhase()) * s.getMaxPhase() *
+                   tile[s.getOrder()[0]] * elemBytesOf(t.getElementType());
+  for (Value v : bufferValues(alloc))
+    for (Operation *user : v.getUsers())
+      if (isa<DotOp>(user) && llvm::isPowerOf2_64(period))
+        n.align = std::max<int64_t>(n.align, period);
   n.outlivesOp = true;
   return n;
 }

@@ -1381,6 +1381,9 @@ struct ConvertTileToSimtPass
     staging.lds = [&state](OpBuilder &b, Operation *op, int64_t bytes) {
       return state.lds(b, op, b.getI8Type(), bytes);
     };
+    staging.view = [&state](OpBuilder &b, Operation *op, Value at) {
+      return state.ldsView(b, op, at, b.getI8Type(), 1);
+    };
     staging.ids = [&state](Operation *op) {
       KernelState &ks = state.of(op);
       return std::make_pair(ks.lane, ks.wave);

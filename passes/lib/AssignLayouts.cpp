@@ -86,17 +86,20 @@ public:
   }
 
   FailureOr<DotPlan> planDot(DotOp dot) {
-    RankedTensorType a = dot.getA().getType(), b = dot.getB().getType(),
-                     c = dot.getType();
+    ArrayRef<int64_t> a = DotOp::operandShape(dot.getA()),
+                      b = DotOp::operandShape(dot.getB());
+    Type ea = DotOp::operandElementType(dot.getA()),
+         eb = DotOp::operandElementType(dot.getB());
+    RankedTensorType c = dot.getType();
     std::string why;
     FailureOr<MatrixInstr> instr;
     Attribute acc = c.getEncoding();
     if (acc) { // the author chose the accumulator layout
-      instr = info.matrixInstrOf(acc, a.getElementType(), &why);
+      instr = info.matrixInstrOf(acc, ea, &why);
     } else {
-      instr = info.selectMatrixInstr(
-          a.getElementType(), b.getElementType(), c.getElementType(),
-          c.getDimSize(0), c.getDimSize(1), a.getDimSize(1), &why, numWaves);
+      instr =
+          info.selectMatrixInstr(ea, eb, c.getElementType(), c.getDimSize(0),
+                                 c.getDimSize(1), a[1], &why, numWaves);
       if (succeeded(instr)) {
         unsigned groups = numWaves / instr->wavesPerInstr;
         if (instr->wavesPerInstr > 1)
@@ -113,9 +116,8 @@ public:
     if (failed(instr))
       return dot.emitError("no matrix instruction for this tile.dot: ") << why;
     if (instr->operandSource == MatrixOperandSource::SharedMemory)
-      return DotPlan{acc,
-                     defaultFor(a.getShape(), defaultVecElems, /*fastest=*/1),
-                     defaultFor(b.getShape(), defaultVecElems, /*fastest=*/0),
+      return DotPlan{acc, defaultFor(a, defaultVecElems, /*fastest=*/1),
+                     defaultFor(b, defaultVecElems, /*fastest=*/0),
                      /*operandsAnyLayout=*/true};
     return DotPlan{acc, info.matrixOperandEncoding(acc, 0, *instr),
                    info.matrixOperandEncoding(acc, 1, *instr)};
@@ -272,16 +274,23 @@ public:
     struct Request {
       Value v;
       unsigned elems;
+      int fastest = -1;
     };
     SmallVector<Request> requests;
-    auto ask = [&](Value v, Type elem) {
+    auto ask = [&](Value v, Type elem, int fastest = -1) {
       if (isa<RankedTensorType>(v.getType()) &&
           accessElems(elem) > defaultVecElems)
-        requests.push_back({v, accessElems(elem)});
+        requests.push_back({v, accessElems(elem), fastest});
     };
     kernel.walk([&](Operation *op) {
       if (auto load = dyn_cast<LoadOp>(op)) {
         ask(load.getOffsets(), getElementTypeOrSelf(load.getType()));
+      } else if (auto copy = dyn_cast<AsyncCopyGlobalToLocalOp>(op)) {
+        // Runs along the buffer's fastest dimension stay contiguous in
+        // shared memory too.
+        MemDescType dst = copy.getDst().getType();
+        ask(copy.getOffsets(), dst.getElementType(),
+            int(dst.getSharedLayout().getOrder()[0]));
       } else if (auto store = dyn_cast<StoreOp>(op)) {
         Type elem = getElementTypeOrSelf(store.getValue().getType());
         ask(store.getOffsets(), elem);
@@ -293,7 +302,7 @@ public:
     });
     for (const Request &r : requests)
       hint(r.v, defaultFor(cast<RankedTensorType>(r.v.getType()).getShape(),
-                           r.elems));
+                           r.elems, r.fastest));
   }
 
   Attribute encodingFor(Value v) {
@@ -360,6 +369,17 @@ public:
   /// Makes operand `operand` of `op` carry `enc`. Values that are cheaper
   /// to recompute than to move (see isRematerializable) are recomputed in
   /// that layout; others get a tile.convert_layout.
+  /// Replaces the memdesc `operand` of `dot` by its tile loaded in `enc`.
+  void loadSharedOperand(DotOp dot, OpOperand &operand, Attribute enc) {
+    auto mem = dyn_cast<MemDescType>(operand.get().getType());
+    if (!mem)
+      return;
+    OpBuilder b(dot);
+    auto type =
+        RankedTensorType::get(mem.getTileShape(), mem.getElementType(), enc);
+    operand.set(LocalLoadOp::create(b, dot.getLoc(), type, operand.get()));
+  }
+
   void requireEncoding(Operation *op, OpOperand &operand, Attribute enc) {
     auto t = dyn_cast<RankedTensorType>(operand.get().getType());
     if (!t || t.getEncoding() == enc)
@@ -455,7 +475,13 @@ public:
 
     if (auto dot = dyn_cast<DotOp>(op)) {
       const DotPlan &plan = dotPlans.find(op)->second;
+      // An instruction that reads registers gets an operand in shared
+      // memory loaded (tile.local_load) in the layout it reads; one that
+      // reads shared memory takes the buffer as it is (the lowering checks
+      // its layout).
       if (!plan.operandsAnyLayout) {
+        loadSharedOperand(dot, dot.getAMutable(), plan.a);
+        loadSharedOperand(dot, dot.getBMutable(), plan.b);
         requireEncoding(op, dot.getAMutable(), plan.a);
         requireEncoding(op, dot.getBMutable(), plan.b);
       }

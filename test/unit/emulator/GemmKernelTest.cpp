@@ -1,7 +1,9 @@
 //===- GemmKernelTest.cpp - scaled GEMM through tile.dot on the emulator --===//
 //
 // Compiles kernels_dsl/scaled_gemm_{fp8,bf16}.mlir and
-// scaled_gemm_fp8_k128.mlir (K steps of 128) for gfx942 and gfx950
+// scaled_gemm_fp8_k128.mlir (K steps of 128) for gfx942 and gfx950, and
+// scaled_gemm_fp8_pipelined.mlir (64x128 tiles of C, K steps of 128 copied
+// into two shared-memory stages, the dot reading them) for gfx950
 // in-process (tile.dot on MFMA: plain loads in the operand layouts,
 // accumulation in registers over a K loop, several waves along M and N) and
 // runs them on the emulator against a float64 reference of
@@ -112,6 +114,9 @@ struct GemmCase {
   /// MFMA it must lower to.
   int kStep;
   unsigned mfmaK;
+  /// scaled_gemm_fp8_pipelined (64x128 tiles of C) instead.
+  bool pipelined = false;
+  int tileN() const { return pipelined ? 128 : 64; }
 };
 
 class ScaledGemm : public ::testing::TestWithParam<GemmCase> {};
@@ -156,9 +161,10 @@ void runShape(Module &mod, const std::string &kernel, const GemmCase &gc,
     x = float(scale(rng));
   // C with a guard region after [M, N] that must stay untouched.
   const float kGuard = -12345.0f;
-  std::vector<float> c(size_t(s.M) * s.N + kTile, kGuard);
+  std::vector<float> c(size_t(s.M) * s.N + gc.tileN(), kGuard);
 
-  unsigned gx = (s.M + kTile - 1) / kTile, gy = (s.N + kTile - 1) / kTile;
+  unsigned gx = (s.M + kTile - 1) / kTile,
+           gy = (s.N + gc.tileN() - 1) / gc.tileN();
   int64_t elemBytes = gc.fp8 ? 1 : 2;
   llvm::Error e = mod.launchArgs(
       kernel, {gx, gy, 1}, {blockSize, 1, 1},
@@ -197,7 +203,9 @@ void runShape(Module &mod, const std::string &kernel, const GemmCase &gc,
 TEST_P(ScaledGemm, MatchesFloat64Reference) {
   const GemmCase &gc = GetParam();
   std::string kernel = gc.fp8 ? "scaled_gemm_fp8" : "scaled_gemm_bf16";
-  if (gc.kStep == 128)
+  if (gc.pipelined)
+    kernel += "_pipelined";
+  else if (gc.kStep == 128)
     kernel += "_k128";
   std::string file = kernel + ".mlir";
   // Partial tiles (masks on M, N and K), one wave, 2x1, 2x2 and 4x2 waves
@@ -212,9 +220,17 @@ TEST_P(ScaledGemm, MatchesFloat64Reference) {
       {128, 64, 128, 4},  {256, 256, 256, 8}, {16, 256, 144, 4},
       {192, 112, 256, 8},
   };
+  // The pipelined kernel: 4 or 8 waves, partial tiles, 1 to 4 K steps
+  // (the prologue's step alone, and a masked-off copy past the end).
+  const std::vector<Shape> shapesPipelined = {
+      {64, 128, 128, 4}, {48, 80, 384, 4},   {128, 256, 256, 8},
+      {16, 144, 144, 4}, {192, 112, 512, 8},
+  };
   std::map<int, std::unique_ptr<Module>> byWaves;
   unsigned seed = 17;
-  for (const Shape &s : gc.kStep == 128 ? shapes128 : shapes32) {
+  for (const Shape &s : gc.pipelined      ? shapesPipelined
+                        : gc.kStep == 128 ? shapes128
+                                          : shapes32) {
     auto &mod = byWaves[s.waves];
     if (!mod)
       mod = compile(file, gc.target, s.waves, gc.mfmaK);
@@ -229,11 +245,15 @@ INSTANTIATE_TEST_SUITE_P(Mfma, ScaledGemm,
                                            GemmCase{"gfx942", true, 128, 32},
                                            GemmCase{"gfx950", true, 128, 128},
                                            GemmCase{"gfx942", false, 32, 16},
-                                           GemmCase{"gfx950", false, 32, 16}),
+                                           GemmCase{"gfx950", false, 32, 16},
+                                           GemmCase{"gfx950", true, 128, 128,
+                                                    /*pipelined=*/true}),
                          [](const ::testing::TestParamInfo<GemmCase> &info) {
                            return info.param.target +
                                   (info.param.fp8 ? "_fp8" : "_bf16") +
-                                  (info.param.kStep == 128 ? "_k128" : "");
+                                  (info.param.pipelined      ? "_pipelined"
+                                   : info.param.kStep == 128 ? "_k128"
+                                                             : "");
                          });
 
 } // namespace

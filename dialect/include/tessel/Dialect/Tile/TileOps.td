@@ -22,6 +22,7 @@ def Tile_Elem : AnyTypeOf<[AnySignlessInteger, AnyFloat]>;
 // binds every size before lowering.
 def Tile_Tensor : StaticShapeTensorOf<[Tile_Elem]>;
 def Tile_Value : AnyTypeOf<[Tile_Elem, Tile_Tensor]>;
+def Tile_DotOperand : AnyTypeOf<[Tile_Tensor, Tile_MemDescType]>;
 def Tile_IntTensor : StaticShapeTensorOf<[AnySignlessInteger]>;
 def Tile_Offsets : AnyTypeOf<[I32, I64, StaticShapeTensorOf<[I32, I64]>]>;
 def Tile_Mask : AnyTypeOf<[I1, StaticShapeTensorOf<[I1]>]>;
@@ -352,7 +353,9 @@ def Tile_AtomicCASOp : Tile_Op<"atomic_cas", [MemoryEffects<[MemRead, MemWrite]>
 // Compute
 //===----------------------------------------------------------------------===//
 
-def Tile_DotOp : Tile_Op<"dot", [Pure, AllTypesMatch<["c", "result"]>]> {
+def Tile_DotOp : Tile_Op<"dot", [
+    DeclareOpInterfaceMethods<MemoryEffectsOpInterface>,
+    AlwaysSpeculatable, AllTypesMatch<["c", "result"]>]> {
   let summary = "Matrix product with accumulation: a * b + c";
   let description = [{
     `a` is MxK, `b` is KxN, `c` and the result are MxN f32. Operand pairs:
@@ -361,13 +364,43 @@ def Tile_DotOp : Tile_Op<"dot", [Pure, AllTypesMatch<["c", "result"]>]> {
     ```mlir
     %d = tile.dot %a, %b, %c : tensor<64x128xf8E4M3FN>, tensor<128x64xf8E4M3FN> -> tensor<64x64xf32>
     ```
+
+    On targets whose matrix instruction reads its operands from shared
+    memory (wgmma on sm_90a), `a` and/or `b` may be a single-stage
+    `!tile.memdesc` (take a stage with `tile.memdesc_index`): the instruction
+    then reads the buffer directly instead of staging registers. The buffer
+    must be in the canonical K-major layout the instruction reads: K fastest
+    (`order = [1, 0]` for `a` [M, K], `order = [0, 1]` for `b` [K, N]), K of
+    32, 64 or 128 bytes (one swizzle span), 16-byte vectors, and the phase
+    advancing every 128 bytes: `perPhase = 128 / Kbytes`,
+    `maxPhase = Kbytes / 16`. For fp8 with K = 128:
+
+    ```mlir
+    #wgA = #tile.shared<{vec = 16, perPhase = 1, maxPhase = 8, order = [1, 0]}>
+    #wgB = #tile.shared<{vec = 16, perPhase = 1, maxPhase = 8, order = [0, 1]}>
+    %d = tile.dot %sa, %sb, %c : !tile.memdesc<64x128xf8E4M3FN, #wgA>, !tile.memdesc<128x64xf8E4M3FN, #wgB> -> tensor<64x64xf32>
+    ```
+
+    Writes to the buffer must be complete (`tile.async_wait`, or a
+    `tile.local_store`) before the dot; the lowering fences them for the
+    matrix unit. The op reads its memdesc operands (a memory effect, so it
+    does not move across their writes); with tensor operands it is pure.
+    Where the matrix instruction reads registers,
+    `tile-assign-layouts` loads a memdesc operand with `tile.local_load` in
+    the instruction's operand layout.
   }];
-  let arguments = (ins Tile_Tensor:$a, Tile_Tensor:$b, Tile_Tensor:$c);
+  let arguments = (ins Tile_DotOperand:$a, Tile_DotOperand:$b, Tile_Tensor:$c);
   let results = (outs Tile_Tensor:$result);
   let assemblyFormat = [{
     $a `,` $b `,` $c attr-dict `:` type($a) `,` type($b) `->` type($result)
   }];
   let hasVerifier = 1;
+  let extraClassDeclaration = [{
+    /// Shape of a (or b): a tensor's, or one stage of a memdesc's.
+    static ::llvm::ArrayRef<int64_t> operandShape(::mlir::Value v);
+    /// Element type of a (or b).
+    static ::mlir::Type operandElementType(::mlir::Value v);
+  }];
 }
 
 def Tile_ReduceOp : Tile_Op<"reduce", [Pure]> {

@@ -73,18 +73,13 @@ FailureOr<MatrixInstr> hopper::wgmmaInstrOf(Attribute acc, Type operandType,
   };
   if (!isWgmmaAcc(acc))
     return fail("not a wgmma accumulator (#tile.nv_mma version 3)");
-  ArrayRef<unsigned> shape = cast<tile::NvMmaLayoutAttr>(acc).getInstrShape();
-  for (const MatrixInstr &i : wgmmaInstrs(operandType.getContext()))
-    if (i.m == shape[0] && i.n == shape[1] && i.k == shape[2] &&
-        i.operandType == operandType)
-      return i;
-  std::string t;
-  llvm::raw_string_ostream os(t);
-  os << operandType;
-  return fail("no wgmma of sm_90a has shape " + Twine(shape[0]) + "x" +
-              Twine(shape[1]) + "x" + Twine(shape[2]) + " with " + t +
-              " operands (supported: m64nNk32 e4m3, N a power of two from "
-              "8 to 256)");
+  FailureOr<MatrixInstr> instr =
+      findMatrixInstr(wgmmaInstrs(operandType.getContext()),
+                      cast<tile::NvMmaLayoutAttr>(acc).getInstrShape(),
+                      operandType, "wgmma", "sm_90a", why);
+  if (failed(instr) && why)
+    *why += " (supported: m64nNk32 e4m3, N a power of two from 8 to 256)";
+  return instr;
 }
 
 Value hopper::emitWgmmaDescriptor(OpBuilder &b, Location loc, Value addr,

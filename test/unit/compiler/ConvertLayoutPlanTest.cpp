@@ -9,6 +9,7 @@
 //===----------------------------------------------------------------------===//
 
 #include "ConvertLayout.h"
+#include "Gf2.h"
 
 #include "tessel/Dialect/Tile/LinearLayoutConversions.h"
 #include "tessel/Dialect/Tile/TileDialect.h"
@@ -23,6 +24,7 @@
 #include <set>
 
 using namespace tessel;
+using tessel::test::gf2Image;
 using tile::LinearLayout;
 
 namespace {
@@ -42,14 +44,6 @@ struct Fixture : public ::testing::Test {
   }
 };
 
-int64_t image(llvm::ArrayRef<int64_t> bases, int64_t x) {
-  int64_t v = 0;
-  for (unsigned i = 0; i < bases.size(); ++i)
-    if (x & (int64_t(1) << i))
-      v ^= bases[i];
-  return v;
-}
-
 /// Worst number of distinct dwords one bank serves in one bank row, over
 /// every access instruction of `side`.
 unsigned simulatedConflicts(const ConversionPlan::Side &side, int64_t regs,
@@ -63,8 +57,8 @@ unsigned simulatedConflicts(const ConversionPlan::Side &side, int64_t regs,
       for (unsigned l0 = 0; l0 < lanes; l0 += perRow) {
         std::map<unsigned, std::set<int64_t>> bank; // bank -> dwords
         for (unsigned l = l0; l < l0 + perRow && l < lanes; ++l) {
-          int64_t off =
-              image(side.reg, r) ^ image(side.lane, l) ^ image(side.wave, w);
+          int64_t off = gf2Image(side.reg, r) ^ gf2Image(side.lane, l) ^
+                        gf2Image(side.wave, w);
           int64_t byte = off * elemBytes;
           for (int64_t d = byte / 4; d < (byte + width) / 4; ++d)
             bank[d % 32].insert(d);
@@ -85,8 +79,8 @@ void expectConsistent(const LinearLayout &src, const LinearLayout &dst,
   for (int32_t w = 0; w < nw; ++w)
     for (int32_t l = 0; l < nl; ++l)
       for (int32_t r = 0; r < nr; ++r) {
-        int64_t off = image(p.store.reg, r) ^ image(p.store.lane, l) ^
-                      image(p.store.wave, w);
+        int64_t off = gf2Image(p.store.reg, r) ^ gf2Image(p.store.lane, l) ^
+                      gf2Image(p.store.wave, w);
         auto [it, fresh] = storedAt.insert({src.apply({r, l, w}), off});
         if (!fresh)
           ASSERT_EQ(it->second, off) << "one element at two addresses";
@@ -94,8 +88,8 @@ void expectConsistent(const LinearLayout &src, const LinearLayout &dst,
   for (int32_t w = 0; w < nw; ++w)
     for (int32_t l = 0; l < nl; ++l)
       for (int32_t r = 0; r < dst.getInDimSize("register"); ++r) {
-        int64_t off = image(p.load.reg, r) ^ image(p.load.lane, l) ^
-                      image(p.load.wave, w);
+        int64_t off = gf2Image(p.load.reg, r) ^ gf2Image(p.load.lane, l) ^
+                      gf2Image(p.load.wave, w);
         ASSERT_EQ(storedAt.at(dst.apply({r, l, w})), off)
             << "register " << r << " lane " << l << " wave " << w;
       }
@@ -187,7 +181,7 @@ TEST_F(Fixture, LanePermutationIsAShuffle) {
   // Destination lane l holds (l % 8, l / 8), which source lane
   // (l % 8) * 8 + l / 8 holds.
   for (int64_t l = 0; l < 64; ++l)
-    EXPECT_EQ(image(p->laneBases, l) ^ p->laneConst[0], (l % 8) * 8 + l / 8);
+    EXPECT_EQ(gf2Image(p->laneBases, l) ^ p->laneConst[0], (l % 8) * 8 + l / 8);
 }
 
 TEST_F(Fixture, MismatchedLaneCountsAreRejected) {

@@ -13,6 +13,7 @@
 //===----------------------------------------------------------------------===//
 
 #include "ConvertLayout.h"
+#include "Gf2.h"
 #include "SharedMemoryToSimt.h"
 
 #include "tessel/Dialect/Tile/LinearLayoutConversions.h"
@@ -32,6 +33,7 @@
 #include <set>
 
 using namespace tessel;
+using tessel::test::gf2Image;
 using tile::LinearLayout;
 
 namespace {
@@ -46,14 +48,6 @@ int64_t formulaOffset(int64_t r, int64_t c, int64_t C, const Shared &s) {
   int64_t v = std::min<int64_t>(s.vec, C);
   int64_t phase = (r / s.perPhase) % s.maxPhase;
   return r * C + (((c / v) ^ phase) % (C / v)) * v + c % v;
-}
-
-int64_t image(llvm::ArrayRef<int64_t> bases, int64_t x) {
-  int64_t v = 0;
-  for (unsigned i = 0; i < bases.size(); ++i)
-    if (x & (int64_t(1) << i))
-      v ^= bases[i];
-  return v;
 }
 
 struct Fixture : public ::testing::Test {
@@ -97,7 +91,8 @@ void expectFormulaOffsets(const LinearLayout &d, const ConversionPlan::Side &s,
     for (int32_t l = 0; l < d.getInDimSize("lane"); ++l)
       for (int32_t r = 0; r < d.getInDimSize("register"); ++r) {
         llvm::SmallVector<int32_t> rc = d.apply({r, l, w});
-        int64_t got = image(s.reg, r) ^ image(s.lane, l) ^ image(s.wave, w);
+        int64_t got =
+            gf2Image(s.reg, r) ^ gf2Image(s.lane, l) ^ gf2Image(s.wave, w);
         ASSERT_EQ(got, formulaOffset(rc[0], rc[1], C, sh))
             << "register " << r << " lane " << l << " wave " << w;
       }
@@ -114,7 +109,7 @@ unsigned simulatedConflicts(const ConversionPlan::Side &s, int64_t regs,
     for (unsigned l0 = 0; l0 < lanes; l0 += perRow) {
       std::map<unsigned, std::set<int64_t>> bank;
       for (unsigned l = l0; l < l0 + perRow && l < lanes; ++l) {
-        int64_t byte = (image(s.reg, r) ^ image(s.lane, l)) * elemBytes;
+        int64_t byte = (gf2Image(s.reg, r) ^ gf2Image(s.lane, l)) * elemBytes;
         for (int64_t d = byte / 4; d < (byte + width) / 4; ++d)
           bank[d % 32].insert(d);
       }

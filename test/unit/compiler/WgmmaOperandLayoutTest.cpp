@@ -16,6 +16,7 @@
 
 #include "ConvertLayout.h"
 #include "DotToWgmma.h"
+#include "Gf2.h"
 
 #include "tessel/Dialect/Tile/LinearLayoutConversions.h"
 #include "tessel/Dialect/Tile/TileDialect.h"
@@ -29,6 +30,7 @@
 #include <set>
 
 using namespace tessel;
+using tessel::test::gf2Image;
 using tile::LinearLayout;
 
 namespace {
@@ -40,14 +42,6 @@ int64_t wgmmaByte(int64_t row, int64_t kb, int64_t kBytes) {
   int64_t bits = llvm::Log2_64(kBytes / 16); // 3, 2 or 1
   int64_t mask = (int64_t(1) << bits) - 1;
   return addr ^ (((addr >> 7) & mask) << 4);
-}
-
-int64_t image(llvm::ArrayRef<int64_t> bases, int64_t x) {
-  int64_t v = 0;
-  for (unsigned i = 0; i < bases.size(); ++i)
-    if (x & (int64_t(1) << i))
-      v ^= bases[i];
-  return v;
 }
 
 struct Fixture : public ::testing::Test {
@@ -98,8 +92,8 @@ TEST_F(Fixture, AsyncCopyWritesWhatWgmmaReads) {
             llvm::SmallVector<int32_t> c = d->apply({r, l, w});
             int64_t row = opIdx == 0 ? c[0] : c[1];
             int64_t kb = opIdx == 0 ? c[1] : c[0];
-            int64_t copied = image(side->reg, r) ^ image(side->lane, l) ^
-                             image(side->wave, w);
+            int64_t copied = gf2Image(side->reg, r) ^ gf2Image(side->lane, l) ^
+                             gf2Image(side->wave, w);
             ASSERT_EQ(copied, wgmmaByte(row, kb, kBytes))
                 << "row " << row << " k byte " << kb;
             seen.insert(copied);

@@ -691,6 +691,20 @@ LogicalResult checkRegisterFootprint(Operation *op, RankedTensorType type,
                          << "; use a smaller tile or more waves (num_waves)";
 }
 
+/// The op a diagnostic about `op`'s values is reported at: `op` itself, or,
+/// when folding erased its location (canonicalize uniques constants at an
+/// unknown location), its first located user, else its kernel.
+Operation *locatedOp(Operation *op) {
+  if (!isa<UnknownLoc>(op->getLoc()))
+    return op;
+  for (Operation *user : op->getUsers())
+    if (!isa<UnknownLoc>(user->getLoc()))
+      return user;
+  if (auto kernel = op->getParentOfType<KernelOp>())
+    return kernel;
+  return op;
+}
+
 /// Checks every tile value of `kernel` (results and block arguments) once
 /// layouts are assigned.
 LogicalResult
@@ -699,7 +713,7 @@ checkTiles(KernelOp kernel,
   WalkResult result = kernel.walk([&](Operation *op) {
     auto visit = [&](Type t) {
       auto type = dyn_cast<RankedTensorType>(t);
-      return !type || succeeded(check(op, type));
+      return !type || succeeded(check(locatedOp(op), type));
     };
     for (Type t : op->getResultTypes())
       if (!visit(t))

@@ -41,8 +41,9 @@ import sys
 import tempfile
 import time
 
-TARGETS = [("gfx942", "hsaco"), ("gfx950", "hsaco"), ("sm_90", "ptx")]
-SIMT_TARGETS = ["gfx942", "gfx950", "sm_90"]
+TARGETS = [("gfx942", "hsaco"), ("gfx950", "hsaco"), ("sm_90a", "ptx"),
+           ("sm_90", "ptx")]
+SIMT_TARGETS = ["gfx942", "gfx950", "sm_90a", "sm_90"]
 
 # Interesting integers: edges of widths, powers of two and their neighbours.
 NUMBERS = [0, 1, -1, 2, 3, 4, 5, 7, 8, 15, 16, 17, 31, 32, 33, 63, 64, 65,

@@ -114,7 +114,8 @@ def main(argv):
     p.add_argument("--resources", required=True)
     p.add_argument("--tile", type=int, nargs=2, default=[64, 64])
     p.add_argument("--ms", type=int, nargs="+", default=[64, 128, 512])
-    # 65535 programs of 64 columns is the largest grid.y: 4M - 64 rows.
+    # With 64-column tiles, 65535 programs (grid.y's limit) cover 4M - 64
+    # rows; pass --ns ... 4194304 for tiles of 128 columns.
     p.add_argument("--ns", type=int, nargs="+",
                    default=[8192, 65536, 524288, 4194240])
     p.add_argument("--skip-8192", action="store_true")

@@ -1419,53 +1419,53 @@ bool checkBufferWidth(Wave &W, const Inst &I, int64_t total) {
                 " are supported");
   return false;
 }
-void bufLoadImpl(Wave &W, const Inst &I) {
-  const MRef &M = W.M[I.a];
-  if (!checkMRef(W, I, M))
-    return;
+// One lane's raw buffer access of `total` bytes at A: a store packs slots
+// [slot, slot + n) into bytes and writes the in-range pieces; a load reads
+// them (out-of-range pieces stay 0) and unpacks into those slots. False
+// when the access faulted (the wave has failed).
+bool bufferLaneAccess(Wave &W, const Inst &I, const MRef &M, unsigned l,
+                      BufAddr A, int64_t total, bool store, uint32_t slot) {
   const uint32_t eb = M.elemBytes;
-  const int64_t total = (int64_t)I.n * eb;
-  if (!checkBufferWidth(W, I, total))
-    return;
-  for (uint64_t ex = W.exec; ex; ex &= ex - 1) {
-    unsigned l = firstLane(ex);
-    BufAddr A = bufAddr(W, I, M, l);
-    uint8_t bytes[kMaxBufferAccessBytes] = {};
-    if (!forEachBufferPiece(W, I, M, l, A, total, "load",
-                            [&](int64_t p, int64_t off, int64_t len) {
-                              std::memcpy(bytes + p, M.base + off, len);
-                            }))
-      return;
+  uint8_t bytes[kMaxBufferAccessBytes] = {};
+  if (store) {
     for (uint32_t e = 0; e < I.n; ++e) {
-      uint64_t v = 0;
-      std::memcpy(&v, bytes + (size_t)e * eb, eb);
-      W.slot(I.d + e)[l] = v;
-    }
-  }
-}
-void bufStoreImpl(Wave &W, const Inst &I) {
-  const MRef &M = W.M[I.a];
-  if (!checkMRef(W, I, M))
-    return;
-  const uint32_t eb = M.elemBytes;
-  const int64_t total = (int64_t)I.n * eb;
-  if (!checkBufferWidth(W, I, total))
-    return;
-  for (uint64_t ex = W.exec; ex; ex &= ex - 1) {
-    unsigned l = firstLane(ex);
-    BufAddr A = bufAddr(W, I, M, l);
-    uint8_t bytes[kMaxBufferAccessBytes] = {};
-    for (uint32_t e = 0; e < I.n; ++e) {
-      uint64_t v = W.slot(I.c + e)[l];
+      uint64_t v = W.slot(slot + e)[l];
       std::memcpy(bytes + (size_t)e * eb, &v, eb);
     }
-    if (!forEachBufferPiece(W, I, M, l, A, total, "store",
-                            [&](int64_t p, int64_t off, int64_t len) {
-                              std::memcpy(M.base + off, bytes + p, len);
-                            }))
+    return forEachBufferPiece(W, I, M, l, A, total, "store",
+                              [&](int64_t p, int64_t off, int64_t len) {
+                                std::memcpy(M.base + off, bytes + p, len);
+                              });
+  }
+  if (!forEachBufferPiece(W, I, M, l, A, total, "load",
+                          [&](int64_t p, int64_t off, int64_t len) {
+                            std::memcpy(bytes + p, M.base + off, len);
+                          }))
+    return false;
+  for (uint32_t e = 0; e < I.n; ++e) {
+    uint64_t v = 0;
+    std::memcpy(&v, bytes + (size_t)e * eb, eb);
+    W.slot(slot + e)[l] = v;
+  }
+  return true;
+}
+// raw_buffer_load / raw_buffer_store: value slots d (load) or c (store).
+void bufAccessImpl(Wave &W, const Inst &I, bool store) {
+  const MRef &M = W.M[I.a];
+  if (!checkMRef(W, I, M))
+    return;
+  const int64_t total = (int64_t)I.n * M.elemBytes;
+  if (!checkBufferWidth(W, I, total))
+    return;
+  for (uint64_t ex = W.exec; ex; ex &= ex - 1) {
+    unsigned l = firstLane(ex);
+    if (!bufferLaneAccess(W, I, M, l, bufAddr(W, I, M, l), total, store,
+                          store ? I.c : I.d))
       return;
   }
 }
+void bufLoadImpl(Wave &W, const Inst &I) { bufAccessImpl(W, I, false); }
+void bufStoreImpl(Wave &W, const Inst &I) { bufAccessImpl(W, I, true); }
 // amdgpu.fat_raw_buffer_cast: the same allocation, accessed as a buffer
 // whose num_records is validBytes (slot b when i1; its low 32 bits, as the
 // descriptor holds them), else the source's size in bytes.
@@ -1484,8 +1484,7 @@ void fatBufferImpl(Wave &W, const Inst &I) {
 // memref/vector loads and stores through a fat raw buffer: the raw buffer
 // range check above, on byte offset = linear index * elemBytes.
 void fatBufferAccess(Wave &W, const Inst &I, const MRef &M, bool store) {
-  const uint32_t eb = M.elemBytes;
-  const int64_t total = (int64_t)I.n * eb;
+  const int64_t total = (int64_t)I.n * M.elemBytes;
   if (!checkBufferWidth(W, I, total))
     return;
   const int64_t *aux = W.K->aux.data() + I.x;
@@ -1494,30 +1493,9 @@ void fatBufferAccess(Wave &W, const Inst &I, const MRef &M, bool store) {
     int64_t lin = 0;
     for (uint32_t r = 0; r < M.rank; ++r)
       lin += (int64_t)W.slot((uint32_t)aux[r])[l] * M.strides[r];
-    BufAddr A{lin * (int64_t)eb, M.bufferBytes};
-    uint8_t bytes[kMaxBufferAccessBytes] = {};
-    if (store) {
-      for (uint32_t e = 0; e < I.n; ++e) {
-        uint64_t v = W.slot(I.b + e)[l];
-        std::memcpy(bytes + (size_t)e * eb, &v, eb);
-      }
-      if (!forEachBufferPiece(W, I, M, l, A, total, "store",
-                              [&](int64_t p, int64_t off, int64_t len) {
-                                std::memcpy(M.base + off, bytes + p, len);
-                              }))
-        return;
-      continue;
-    }
-    if (!forEachBufferPiece(W, I, M, l, A, total, "load",
-                            [&](int64_t p, int64_t off, int64_t len) {
-                              std::memcpy(bytes + p, M.base + off, len);
-                            }))
+    BufAddr A{lin * (int64_t)M.elemBytes, M.bufferBytes};
+    if (!bufferLaneAccess(W, I, M, l, A, total, store, store ? I.b : I.d))
       return;
-    for (uint32_t e = 0; e < I.n; ++e) {
-      uint64_t v = 0;
-      std::memcpy(&v, bytes + (size_t)e * eb, eb);
-      W.slot(I.d + e)[l] = v;
-    }
   }
 }
 // w: atomic kind (AK_*, or 100 for cmpswap with compare value in slot I.i2);
@@ -1942,7 +1920,8 @@ Handler intBinary(Op op) {
     C(OrI)
     C(XOrI)
     C(ShLI)
-    C(ShRSI) C(ShRUI) C(MaxSI) C(MaxUI) C(MinSI) C(MinUI) C(MulHiSI) C(MulHiUI)
+    C(ShRSI)
+    C(ShRUI) C(MaxSI) C(MaxUI) C(MinSI) C(MinUI) C(MulHiSI) C(MulHiUI)
 #undef C
 #define C(X)                                                                   \
   case Op::X:                                                                  \
@@ -1965,7 +1944,8 @@ template <FK F> Handler floatBinaryT(Op op) {
     C(RemF)
     C(MaximumF)
     C(MinimumF)
-    C(MaxNumF) C(MinNumF) C(CopySign) C(PowF)
+    C(MaxNumF)
+    C(MinNumF) C(CopySign) C(PowF)
 #undef C
         default : return nullptr;
   }
@@ -1987,8 +1967,9 @@ template <FK F> Handler floatUnaryT(Op op) {
     C(Log)
     C(Log2)
     C(Sqrt)
-    C(Rsqrt) C(Tanh) C(Ceil) C(Floor) C(Round) C(RoundEven) C(Trunc) C(Sin)
-        C(Cos) C(Erf) C(Log1p) C(Expm1)
+    C(Rsqrt)
+    C(Tanh) C(Ceil) C(Floor) C(Round) C(RoundEven) C(Trunc) C(Sin) C(Cos) C(Erf)
+        C(Log1p) C(Expm1)
 #undef C
             default : return nullptr;
   }
@@ -2093,7 +2074,8 @@ Handler reduceH(Op op, FK f, bool isFloat) {
     C(XOrI)
     C(MaxSI)
     C(MaxUI)
-    C(MinSI) C(MinUI)
+    C(MinSI)
+    C(MinUI)
 #undef C
         default : return nullptr;
   }

@@ -9,12 +9,12 @@
 //
 //===----------------------------------------------------------------------===//
 
+#include "TileLowering.h"
 #include "tessel/Emulator/Emulator.h"
 #include "tessel/Lowering/Pipeline.h"
 #include "tessel/Lowering/TargetInfo.h"
 
 #include "mlir/IR/MLIRContext.h"
-#include "mlir/Parser/Parser.h"
 
 #include "gtest/gtest.h"
 
@@ -35,26 +35,10 @@ struct Compiled {
 /// Lowers `src` for `target` with `knobs`; fails the test on any error.
 Compiled compile(const std::string &src, const std::string &target,
                  const KnobBindings &knobs = {}) {
-  mlir::DialectRegistry reg;
-  registerTesselDialects(reg);
-  mlir::MLIRContext ctx(reg);
-  ctx.loadAllAvailableDialects();
-  std::string diag;
-  llvm::raw_string_ostream os(diag);
-  mlir::ScopedDiagnosticHandler handler(&ctx, [&](mlir::Diagnostic &d) {
-    os << d << "\n";
-    return mlir::success();
-  });
-  auto module = mlir::parseSourceString<mlir::ModuleOp>(src, &ctx);
-  if (!module) {
-    ADD_FAILURE() << "parse failed: " << diag;
+  auto ctx = test::makeTesselContext();
+  auto module = test::lowerTileForTest(*ctx, src, "kernel", target, knobs);
+  if (!module)
     return {};
-  }
-  auto info = TargetInfo::create(target);
-  if (failed(lowerTileToSimt(*module, *info, knobs))) {
-    ADD_FAILURE() << "lowering for " << target << " failed: " << diag;
-    return {};
-  }
   auto m = emu::Module::fromModule(*module);
   if (!m) {
     ADD_FAILURE() << "emulator load failed: " << llvm::toString(m.takeError());

@@ -27,15 +27,14 @@
 //===----------------------------------------------------------------------===//
 #include "Fp8Ref.h"
 #include "TestUtil.h"
+#include "TileLowering.h"
 
 #include "tessel/Dialect/Tile/TileDialect.h"
 #include "tessel/Lowering/Pipeline.h"
 #include "tessel/Lowering/TargetInfo.h"
 
 #include "mlir/Dialect/AMDGPU/IR/AMDGPUDialect.h"
-#include "mlir/IR/DialectRegistry.h"
 #include "mlir/IR/MLIRContext.h"
-#include "mlir/Parser/Parser.h"
 
 #include <cmath>
 #include <fstream>
@@ -62,32 +61,16 @@ std::string readKernel(const std::string &name) {
 std::unique_ptr<Module> compile(const std::string &file,
                                 const std::string &target, int64_t numWaves,
                                 unsigned mfmaK) {
-  mlir::DialectRegistry reg;
-  tessel::registerTesselDialects(reg);
-  mlir::MLIRContext ctx(reg);
-  ctx.loadAllAvailableDialects();
-  std::string diag;
-  llvm::raw_string_ostream os(diag);
-  mlir::ScopedDiagnosticHandler h(&ctx, [&](mlir::Diagnostic &d) {
-    os << d << "\n";
-    return mlir::success();
-  });
   std::string src = readKernel(file);
   if (src.empty()) {
     ADD_FAILURE() << "cannot read " << file;
     return nullptr;
   }
-  auto m = mlir::parseSourceString<mlir::ModuleOp>(src, &ctx, file);
-  if (!m) {
-    ADD_FAILURE() << "parse failed: " << diag;
+  auto ctx = tessel::test::makeTesselContext();
+  auto m = tessel::test::lowerTileForTest(*ctx, src, file, target,
+                                          {{"num_waves", numWaves}});
+  if (!m)
     return nullptr;
-  }
-  auto ti = tessel::TargetInfo::create(target);
-  if (mlir::failed(
-          tessel::lowerTileToSimt(*m, *ti, {{"num_waves", numWaves}}))) {
-    ADD_FAILURE() << "lowering failed: " << diag;
-    return nullptr;
-  }
   int numMfma = 0;
   m->walk([&](mlir::amdgpu::MFMAOp op) {
     ++numMfma;

@@ -10,6 +10,7 @@
 //===----------------------------------------------------------------------===//
 #include "Fp8Ref.h"
 #include "TestUtil.h"
+#include "TileLowering.h"
 
 #include "tessel/Dialect/Tile/TileDialect.h"
 #include "tessel/Lowering/Pipeline.h"
@@ -80,36 +81,16 @@ std::vector<int64_t> declaredKnobValues(const std::string &name) {
 // test failure).
 Compiled compile(const std::string &target, const tessel::KnobBindings &knobs) {
   Compiled c;
-  mlir::DialectRegistry reg;
-  tessel::registerTesselDialects(reg);
-  mlir::MLIRContext ctx(reg);
-  ctx.loadAllAvailableDialects();
-  std::string diag;
-  llvm::raw_string_ostream os(diag);
-  mlir::ScopedDiagnosticHandler h(&ctx, [&](mlir::Diagnostic &d) {
-    os << d << "\n";
-    return mlir::success();
-  });
   std::string src = readKernelSource();
   if (src.empty()) {
     ADD_FAILURE() << "cannot read indexer_k_cache_write.mlir";
     return c;
   }
-  auto m = mlir::parseSourceString<mlir::ModuleOp>(
-      src, &ctx, "indexer_k_cache_write.mlir");
-  if (!m) {
-    ADD_FAILURE() << "parse failed: " << diag;
+  auto ctx = tessel::test::makeTesselContext();
+  auto m = tessel::test::lowerTileForTest(
+      *ctx, src, "indexer_k_cache_write.mlir", target, knobs);
+  if (!m)
     return c;
-  }
-  auto ti = tessel::TargetInfo::create(target);
-  if (!ti) {
-    ADD_FAILURE() << "no target " << target;
-    return c;
-  }
-  if (mlir::failed(tessel::lowerTileToSimt(*m, *ti, knobs))) {
-    ADD_FAILURE() << "lowering failed: " << diag;
-    return c;
-  }
   m->walk([&](mlir::gpu::GPUFuncOp fn) {
     if (auto k = fn->getAttrOfType<mlir::DictionaryAttr>("tessel.knobs"))
       if (auto v = k.getAs<mlir::IntegerAttr>("tokens_per_program"))

@@ -20,14 +20,13 @@
 //
 //===----------------------------------------------------------------------===//
 #include "TestUtil.h"
+#include "TileLowering.h"
 
 #include "tessel/Dialect/Tile/TileDialect.h"
 #include "tessel/Lowering/Pipeline.h"
 #include "tessel/Lowering/TargetInfo.h"
 
-#include "mlir/IR/DialectRegistry.h"
 #include "mlir/IR/MLIRContext.h"
-#include "mlir/Parser/Parser.h"
 
 #include <random>
 #include <vector>
@@ -50,27 +49,11 @@ std::string substitute(std::string s, const std::string &from,
 /// (with a test failure naming the diagnostics).
 std::unique_ptr<Module> compile(const std::string &src,
                                 const std::string &target, int64_t numWaves) {
-  mlir::DialectRegistry reg;
-  tessel::registerTesselDialects(reg);
-  mlir::MLIRContext ctx(reg);
-  ctx.loadAllAvailableDialects();
-  std::string diag;
-  llvm::raw_string_ostream os(diag);
-  mlir::ScopedDiagnosticHandler h(&ctx, [&](mlir::Diagnostic &d) {
-    os << d << "\n";
-    return mlir::success();
-  });
-  auto m = mlir::parseSourceString<mlir::ModuleOp>(src, &ctx, "kernel");
-  if (!m) {
-    ADD_FAILURE() << "parse failed: " << diag;
+  auto ctx = tessel::test::makeTesselContext();
+  auto m = tessel::test::lowerTileForTest(*ctx, src, "kernel", target,
+                                          {{"num_waves", numWaves}});
+  if (!m)
     return nullptr;
-  }
-  auto ti = tessel::TargetInfo::create(target);
-  if (mlir::failed(
-          tessel::lowerTileToSimt(*m, *ti, {{"num_waves", numWaves}}))) {
-    ADD_FAILURE() << "lowering failed: " << diag;
-    return nullptr;
-  }
   auto emu = Module::fromModule(*m);
   if (!emu) {
     ADD_FAILURE() << llvm::toString(emu.takeError());

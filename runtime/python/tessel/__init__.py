@@ -270,29 +270,10 @@ class Context:
         del a, b, c
 
 
-_torch_ctx = None
-
-
-def register_torch_ops(device=None):
-    """Registers torch.ops.tessel.indexer_k_cache_write(k, slot_mapping,
-    kv_cache) on a process-wide context; it runs on torch's current stream.
-    Returns False when torch is not installed."""
-    global _torch_ctx
-    try:
-        import torch
-    except ImportError:
-        return False
-    if _torch_ctx is None:
-        _torch_ctx = Context(device)
-    ctx = _torch_ctx
-
-    @torch.library.custom_op("tessel::indexer_k_cache_write",
-                             mutates_args=("kv_cache",))
-    def _op(k: torch.Tensor, slot_mapping: torch.Tensor,
-            kv_cache: torch.Tensor) -> None:
-        stream = None
-        if kv_cache.is_cuda:
-            stream = torch.cuda.current_stream(kv_cache.device).cuda_stream
-        ctx.indexer_k_cache_write(k, slot_mapping, kv_cache, stream)
-
-    return True
+def register_torch_ops(device=None, binding="auto"):
+    """Registers torch.ops.tessel.* on a process-wide context, running on
+    torch's current stream: through a compiled TORCH_LIBRARY extension, or
+    custom ops over the DLPack path (tessel/_torch_ops.py says which and
+    when). Returns False when torch is not installed."""
+    from . import _torch_ops
+    return _torch_ops.register(device, binding)

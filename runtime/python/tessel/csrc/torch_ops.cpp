@@ -1,0 +1,303 @@
+//===- torch_ops.cpp - torch.ops.tessel.* over the Tessel C API -----------===//
+//
+// Registers the Tessel ops with the PyTorch dispatcher (TORCH_LIBRARY), so
+// that a torch.ops.tessel.* call goes from the dispatcher straight to the C
+// API, with no Python frame and no DLPack export per call: one boxed kernel
+// reads each at::Tensor's data pointer, sizes and strides into a
+// tessel_tensor and passes the stream that is current for the tensors'
+// device. The kernel serves CPU tensors (the emu device) and CUDA tensors
+// (the cuda device, and hip under a ROCm build of torch, which calls its
+// devices "cuda"); a Meta kernel gives torch.compile the output shapes.
+//
+// No CUDA header is needed: the stream comes from c10's device-generic
+// Stream::native_handle(). The runtime is the library the tessel package
+// loaded: tessel_torch_bind() gets its dlopen handle and a context, and
+// resolves the entry points there, so there is one copy of the runtime.
+//
+// Adding an op is one entry of kOps (schema, C symbol, call, result).
+//
+//===----------------------------------------------------------------------===//
+
+#include "tessel/tessel.h"
+
+#include <ATen/core/dispatch/Dispatcher.h>
+#include <ATen/core/stack.h>
+#include <c10/core/impl/DeviceGuardImplInterface.h>
+#include <torch/library.h>
+
+#include <atomic>
+#include <cstdio>
+#include <cstring>
+#include <dlfcn.h>
+#include <string>
+
+namespace {
+
+constexpr int kMaxTensors = 8;
+constexpr int kMaxScalars = 16;
+
+// One call's arguments in schema order, tensors and scalars apart. An
+// optional tensor that is None is a null pointer. An op that returns a
+// tensor gets it as the tensor after its schema's tensors.
+struct CallArgs {
+  const tessel_tensor *t[kMaxTensors + 1];
+  int64_t i[kMaxScalars];
+  tessel_stream stream;
+};
+
+// Calls the C entry point `fn` (resolved from the op's symbol).
+using Invoke = tessel_status (*)(void *fn, tessel_context *ctx,
+                                 const CallArgs &a);
+// Allocates the returned tensor of an op that returns one, from the call's
+// arguments (sym sizes, so it also serves fake tensors under torch.compile).
+using MakeResult = at::Tensor (*)(c10::ArrayRef<c10::IValue> args,
+                                  const at::TensorOptions &where);
+
+struct OpDef {
+  const char *schema; // "name(arguments) -> returns", in namespace tessel
+  const char *symbol; // the C entry point in libtessel_runtime.so
+  Invoke invoke;
+  MakeResult result; // nullptr: the op returns nothing
+};
+
+template <typename Fn> Fn as(void *fn) { return reinterpret_cast<Fn>(fn); }
+
+// The ops. Each schema's tensors and scalars reach `invoke` in order.
+const OpDef kOps[] = {
+    {"indexer_k_cache_write(Tensor k, Tensor slot_mapping, "
+     "Tensor(a!) kv_cache) -> ()",
+     "tessel_indexer_k_cache_write",
+     [](void *fn, tessel_context *ctx, const CallArgs &a) {
+       return as<decltype(&tessel_indexer_k_cache_write)>(fn)(
+           ctx, a.t[0], a.t[1], a.t[2], a.stream);
+     },
+     nullptr},
+};
+constexpr size_t kNumOps = sizeof(kOps) / sizeof(kOps[0]);
+
+std::string opName(const OpDef &def) {
+  const char *paren = strchr(def.schema, '(');
+  return std::string(def.schema, paren - def.schema);
+}
+
+// What tessel_torch_bind() resolved. Replaced whole on a re-bind (the old
+// one is leaked: a call in flight may still read it).
+struct Runtime {
+  tessel_context *ctx = nullptr;
+  c10::Device device{c10::DeviceType::CPU};
+  const char *(*lastError)() = nullptr;
+  void *fns[kNumOps] = {};
+};
+std::atomic<const Runtime *> gRuntime{nullptr};
+
+tessel_dtype dtypeOf(c10::ScalarType t) {
+  switch (t) {
+  case c10::ScalarType::Float:
+    return TESSEL_DTYPE_F32;
+  case c10::ScalarType::BFloat16:
+    return TESSEL_DTYPE_BF16;
+  case c10::ScalarType::Half:
+    return TESSEL_DTYPE_F16;
+  case c10::ScalarType::Byte:
+    return TESSEL_DTYPE_U8;
+  case c10::ScalarType::Int:
+    return TESSEL_DTYPE_I32;
+  case c10::ScalarType::Long:
+    return TESSEL_DTYPE_I64;
+  case c10::ScalarType::Float8_e4m3fn:
+    return TESSEL_DTYPE_FP8_E4M3FN;
+  case c10::ScalarType::Float8_e4m3fnuz:
+    return TESSEL_DTYPE_FP8_E4M3FNUZ;
+  default:
+    return TESSEL_DTYPE_INVALID;
+  }
+}
+
+// The name of argument k, for messages; k past the arguments is the result.
+std::string argName(const c10::OperatorHandle &op, size_t k) {
+  const auto &args = op.schema().arguments();
+  return k < args.size() ? args[k].name() : "the result";
+}
+
+// Fills `out` from `t`, checking what the C API cannot see: the dtype's
+// existence in Tessel, the rank and the device.
+void describe(const c10::OperatorHandle &op, size_t k, const at::Tensor &t,
+              const Runtime &rt, tessel_tensor &out) {
+  const c10::Device dev = t.device();
+  TORCH_CHECK(dev.type() == rt.device.type() &&
+                  (!dev.has_index() || !rt.device.has_index() ||
+                   dev.index() == rt.device.index()),
+              op.schema().name(), ": ", argName(op, k), " is on ", dev.str(),
+              ", but the Tessel context for torch.ops runs on ",
+              rt.device.is_cpu() ? "the emu device, which takes cpu tensors"
+                                 : rt.device.str());
+  out.dtype = dtypeOf(t.scalar_type());
+  TORCH_CHECK(out.dtype != TESSEL_DTYPE_INVALID, op.schema().name(), ": ",
+              argName(op, k), ": dtype ", t.scalar_type(),
+              " is not a Tessel dtype");
+  const int64_t rank = t.dim();
+  TORCH_CHECK(rank <= TESSEL_MAX_RANK, op.schema().name(), ": ", argName(op, k),
+              ": rank ", rank, " > ", TESSEL_MAX_RANK);
+  out.rank = static_cast<int32_t>(rank);
+  out.data = t.numel() ? t.data_ptr() : nullptr;
+  const int64_t *sizes = t.sizes().data();
+  const int64_t *strides = t.strides().data();
+  for (int64_t d = 0; d < rank; ++d) {
+    out.shape[d] = sizes[d];
+    out.strides[d] = strides[d];
+  }
+}
+
+// Raises the runtime's message as "tessel::<op>: ...". The runtime names the
+// op itself ("indexer_k_cache_write: k: ..."), so that prefix is not doubled.
+[[noreturn]] void failWithRuntimeError(const c10::OperatorHandle &op,
+                                       const char *msg) {
+  const std::string &name = op.schema().name(); // "tessel::<op>"
+  const std::string shortName = name.substr(name.find("::") + 2) + ": ";
+  if (strncmp(msg, shortName.c_str(), shortName.size()) == 0)
+    TORCH_CHECK(false, "tessel::", msg);
+  TORCH_CHECK(false, name, ": ", msg);
+}
+
+// The stream torch would run this device's work on now; null on the CPU.
+tessel_stream currentStream(const c10::Device &dev) {
+  if (dev.is_cpu())
+    return nullptr;
+  const c10::impl::DeviceGuardImplInterface *impl =
+      c10::impl::getDeviceGuardImpl(dev.type());
+  return static_cast<tessel_stream>(impl->getStream(dev).native_handle());
+}
+
+// The device kernel (CPU and CUDA dispatch keys) of kOps[index].
+class DeviceKernel final : public c10::OperatorKernel {
+public:
+  explicit DeviceKernel(size_t index) : index_(index) {}
+
+  void operator()(const c10::OperatorHandle &op, c10::DispatchKeySet,
+                  torch::jit::Stack *stack) const {
+    const OpDef &def = kOps[index_];
+    const Runtime *rt = gRuntime.load(std::memory_order_acquire);
+    TORCH_CHECK(rt, op.schema().name(),
+                ": no Tessel context: call tessel.register_torch_ops() first");
+    void *fn = rt->fns[index_];
+    TORCH_CHECK(fn, op.schema().name(), ": the loaded ",
+                "libtessel_runtime.so has no ", def.symbol,
+                " (it predates this op)");
+    const size_t n = op.schema().arguments().size();
+    c10::ArrayRef<c10::IValue> args = torch::jit::last(*stack, n);
+    tessel_tensor tensors[kMaxTensors + 1];
+    CallArgs call;
+    int nt = 0, ns = 0;
+    for (size_t k = 0; k < n; ++k) {
+      const c10::IValue &v = args[k];
+      if (v.isTensor()) {
+        TORCH_INTERNAL_ASSERT(nt < kMaxTensors, "too many tensor arguments");
+        describe(op, k, v.toTensor(), *rt, tensors[nt]);
+        call.t[nt] = &tensors[nt];
+        ++nt;
+      } else if (v.isNone()) {
+        TORCH_INTERNAL_ASSERT(nt < kMaxTensors, "too many tensor arguments");
+        call.t[nt++] = nullptr;
+      } else {
+        TORCH_INTERNAL_ASSERT(ns < kMaxScalars, "too many scalar arguments");
+        TORCH_INTERNAL_ASSERT(v.isInt() || v.isBool(), "argument ",
+                              argName(op, k), " is neither int nor bool");
+        call.i[ns++] = v.isInt() ? v.toInt() : v.toBool();
+      }
+    }
+    at::Tensor result;
+    if (def.result) {
+      result = def.result(args, at::TensorOptions().device(rt->device));
+      describe(op, n, result, *rt, tensors[nt]);
+      call.t[nt] = &tensors[nt];
+    }
+    call.stream = currentStream(rt->device);
+    if (def.invoke(fn, rt->ctx, call) != TESSEL_SUCCESS)
+      failWithRuntimeError(op, rt->lastError());
+    torch::jit::drop(*stack, n);
+    if (def.result)
+      torch::jit::push(*stack, std::move(result));
+  }
+
+private:
+  size_t index_;
+};
+
+// The Meta kernel (fake tensors, torch.compile) of kOps[index]: the result's
+// shape and dtype, nothing run.
+class MetaKernel final : public c10::OperatorKernel {
+public:
+  explicit MetaKernel(size_t index) : index_(index) {}
+
+  void operator()(const c10::OperatorHandle &op, c10::DispatchKeySet,
+                  torch::jit::Stack *stack) const {
+    const OpDef &def = kOps[index_];
+    const size_t n = op.schema().arguments().size();
+    at::Tensor result;
+    if (def.result)
+      result = def.result(torch::jit::last(*stack, n),
+                          at::TensorOptions().device(c10::DeviceType::Meta));
+    torch::jit::drop(*stack, n);
+    if (def.result)
+      torch::jit::push(*stack, std::move(result));
+  }
+
+private:
+  size_t index_;
+};
+
+template <class Kernel> torch::CppFunction boxed(size_t index) {
+  return torch::CppFunction::makeFromBoxedKernel(
+      c10::BoxedKernel::makeFromFunctor(std::make_unique<Kernel>(index)));
+}
+
+TORCH_LIBRARY(tessel, m) {
+  for (size_t i = 0; i < kNumOps; ++i) {
+    m.def(kOps[i].schema);
+    const std::string name = opName(kOps[i]);
+    m.impl(name.c_str(),
+           torch::dispatch(c10::DispatchKey::CPU, boxed<DeviceKernel>(i)));
+    m.impl(name.c_str(),
+           torch::dispatch(c10::DispatchKey::CUDA, boxed<DeviceKernel>(i)));
+    m.impl(name.c_str(),
+           torch::dispatch(c10::DispatchKey::Meta, boxed<MetaKernel>(i)));
+  }
+}
+
+} // namespace
+
+// Binds the ops to a context of the runtime library behind `dlHandle` (the
+// handle ctypes got for libtessel_runtime.so). deviceType is 0 for the emu
+// device (cpu tensors), 1 for cuda and hip (torch's "cuda" tensors); ordinal
+// is the context's device index. Returns 0, or 1 with a message in err.
+extern "C" __attribute__((visibility("default"))) int
+tessel_torch_bind(void *dlHandle, void *ctx, int deviceType, int ordinal,
+                  char *err, size_t errLen) {
+  auto fail = [&](const std::string &msg) {
+    snprintf(err, errLen, "%s", msg.c_str());
+    return 1;
+  };
+  if (!dlHandle || !ctx)
+    return fail("tessel_torch_bind: null library handle or context");
+  if (deviceType != 0 && deviceType != 1)
+    return fail("tessel_torch_bind: device type " + std::to_string(deviceType) +
+                " is neither 0 (cpu) nor 1");
+  if (ordinal < 0 || ordinal > INT8_MAX)
+    return fail("tessel_torch_bind: ordinal " + std::to_string(ordinal) +
+                " is out of range");
+  auto rt = std::make_unique<Runtime>();
+  rt->ctx = static_cast<tessel_context *>(ctx);
+  rt->device = deviceType == 0
+                   ? c10::Device(c10::DeviceType::CPU)
+                   : c10::Device(c10::DeviceType::CUDA,
+                                 static_cast<c10::DeviceIndex>(ordinal));
+  rt->lastError =
+      reinterpret_cast<const char *(*)()>(dlsym(dlHandle, "tessel_last_error"));
+  if (!rt->lastError)
+    return fail("tessel_torch_bind: the library has no tessel_last_error; "
+                "is it libtessel_runtime.so?");
+  for (size_t i = 0; i < kNumOps; ++i)
+    rt->fns[i] = dlsym(dlHandle, kOps[i].symbol);
+  gRuntime.store(rt.release(), std::memory_order_release);
+  return 0;
+}

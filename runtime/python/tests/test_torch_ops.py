@@ -1,0 +1,162 @@
+"""torch.ops.tessel.* through the compiled binding (tessel/csrc/torch_ops.cpp)
+on the emu device with cpu tensors: the bytes of the generic DLPack path,
+each error naming its argument, the Meta kernel, opcheck and
+torch.compile(fullgraph=True). Skipped without torch.
+
+Run by ctest (label python) with TESSEL_TEST_RUNTIME_LIBRARY,
+TESSEL_TEST_FAKE_EMU and TESSEL_TEST_BUNDLE, as test_tessel.py is. The first
+run builds the extension (about 20 s; torch caches it).
+"""
+import ctypes
+import os
+
+import pytest
+
+torch = pytest.importorskip("torch")
+import tessel  # noqa: E402
+from tessel import _torch_ops  # noqa: E402
+
+tessel.load_library(os.environ["TESSEL_TEST_RUNTIME_LIBRARY"])
+tessel.config_set("TESSEL_EMU_LIBRARY", os.environ["TESSEL_TEST_FAKE_EMU"])
+
+@pytest.fixture(scope="module")
+def ctx():
+    if _torch_ops.context() is None:
+        assert tessel.register_torch_ops("emu:gfx942", binding="compiled")
+        _torch_ops.context().load_bundle(os.environ["TESSEL_TEST_BUNDLE"])
+    c = _torch_ops.context()
+    if c.device_kind != "emu" or _torch_ops.binding() != "compiled":
+        pytest.skip("torch.ops.tessel is registered on %s (%s) in this "
+                    "process" % (c.device_kind, _torch_ops.binding()))
+    return c
+
+
+@pytest.fixture(scope="module")
+def op(ctx):
+    return torch.ops.tessel.indexer_k_cache_write
+
+
+def write_case(seed, T=9, nb=3, bs=4, width=136, dtype=torch.float32):
+    """k with a row stride of `width`, slots with skips, a poisoned cache."""
+    g = torch.Generator().manual_seed(seed)
+    k = (torch.randn(T, width, generator=g) * 3).to(dtype)[:, :128]
+    slots = torch.randperm(nb * bs, generator=g)[:T]
+    slots[::4] = -1
+    poison = torch.randint(0, 256, (nb, bs, 1, 132), generator=g,
+                           dtype=torch.uint8)
+    return k, slots, poison
+
+
+@pytest.mark.parametrize("dtype", [torch.float32, torch.bfloat16])
+def test_writes_the_bytes_of_the_dlpack_path(ctx, op, dtype):
+    k, slots, poison = write_case(1, dtype=dtype)
+    got = poison.clone()
+    op(k, slots, got)
+    want = poison.clone()
+    ctx.indexer_k_cache_write(k, slots, want)  # the generic path
+    assert torch.equal(got, want)
+    # The slots skipped keep their poison, the written ones do not.
+    assert not torch.equal(got, poison)
+    flat_got, flat_poison = got.view(3, 4 * 132), poison.view(3, 4 * 132)
+    written = set(slots.tolist())
+    for s in range(12):
+        if s not in written:
+            b, o = divmod(s, 4)
+            assert torch.equal(flat_got[b, o * 128:(o + 1) * 128],
+                               flat_poison[b, o * 128:(o + 1) * 128])
+
+
+def test_the_overload_and_the_packet_agree(ctx, op):
+    k, slots, poison = write_case(2)
+    a, b = poison.clone(), poison.clone()
+    op(k, slots, a)
+    op.default(k, slots, b)
+    assert torch.equal(a, b)
+
+
+def test_runtime_errors_name_the_op_and_the_argument(ctx, op):
+    k, slots, cache = write_case(3)
+    with pytest.raises(RuntimeError, match=r"^tessel::indexer_k_cache_write: "
+                       r"slot_mapping: dtype must be int64, got int32"):
+        op(k, slots.int(), cache)
+    with pytest.raises(RuntimeError, match=r"tessel::indexer_k_cache_write: "
+                       r"slot_mapping\[\d+\] = 99 is past the cache"):
+        op(k, torch.full_like(slots, 99), cache)
+    with pytest.raises(RuntimeError, match="kv_cache: must be contiguous"):
+        op(k[:2], slots[:2].clamp_min(0), torch.zeros(
+            3, 8, 1, 132, dtype=torch.uint8)[:, ::2])
+
+
+def test_tensors_tessel_cannot_describe_are_refused(ctx, op):
+    k, slots, cache = write_case(4)
+    with pytest.raises(RuntimeError, match="tessel::indexer_k_cache_write: "
+                       "k: dtype Double is not a Tessel dtype"):
+        op(k.double(), slots, cache)
+    with pytest.raises(RuntimeError, match="slot_mapping: dtype Bool is not"):
+        op(k, slots > 0, cache)
+    deep = torch.zeros((1,) * 9, dtype=torch.uint8)
+    with pytest.raises(RuntimeError, match="kv_cache: rank 9 > 8"):
+        op(k, slots, deep)
+
+
+def test_tensors_on_another_device_are_refused(ctx, op):
+    """Binds the ops to the same context as if it were a cuda one: cpu tensors
+    must then be refused before the runtime sees them."""
+    path = _torch_ops.build_extension()
+
+    class AsCuda:
+        _h, device_kind, ordinal = ctx._h, "cuda", 0
+
+    k, slots, cache = write_case(5)
+    _torch_ops._bind(path, AsCuda)
+    try:
+        with pytest.raises(RuntimeError, match="k is on cpu, but the Tessel "
+                           "context for torch.ops runs on cuda:0"):
+            op(k, slots, cache)
+    finally:
+        _torch_ops._bind(path, ctx)
+    op(k, slots, cache)  # bound back
+
+
+def test_bind_refuses_bad_arguments(ctx, op):
+    ext = ctypes.CDLL(_torch_ops.build_extension())
+    bind = ext.tessel_torch_bind
+    bind.argtypes = [ctypes.c_void_p, ctypes.c_void_p, ctypes.c_int,
+                     ctypes.c_int, ctypes.c_char_p, ctypes.c_size_t]
+    err = ctypes.create_string_buffer(256)
+    lib = tessel.load_library()._handle
+    assert bind(None, ctx._h, 0, 0, err, 256) == 1
+    assert b"null library handle" in err.value
+    assert bind(lib, ctx._h, 7, 0, err, 256) == 1
+    assert b"device type 7 is neither" in err.value
+    assert bind(lib, ctx._h, 1, -1, err, 256) == 1
+    assert b"ordinal -1 is out of range" in err.value
+    libc = ctypes.CDLL(None)._handle  # no tessel_last_error there
+    assert bind(libc, ctx._h, 0, 0, err, 256) == 1
+    assert b"no tessel_last_error" in err.value
+
+
+def test_meta_kernel_runs_nothing(ctx, op):
+    k, slots, cache = write_case(6)
+    op(k.to("meta"), slots.to("meta"), cache.to("meta"))  # no error, no data
+
+
+def test_opcheck(ctx, op):
+    k, slots, poison = write_case(7)
+    torch.library.opcheck(op.default, (k, slots, poison.clone()))
+
+
+def test_compiled_step_is_bit_exact_against_eager(ctx, op):
+    def step(k, slots, cache):
+        k2 = k * 0.5 + 1.0
+        op(k2, slots, cache)
+        return cache.view(-1)[:128].float().sum()
+
+    k, slots, poison = write_case(8)
+    eager_cache = poison.clone()
+    eager = step(k, slots, eager_cache)
+    compiled = torch.compile(step, fullgraph=True, backend="aot_eager")
+    comp_cache = poison.clone()
+    got = compiled(k, slots, comp_cache)
+    assert torch.equal(comp_cache, eager_cache)
+    assert torch.equal(got, eager)

@@ -39,14 +39,17 @@ def binding():
     return _binding
 
 
-def _include_dir(lib):
+def _include_dir():
     """The folder holding tessel/tessel.h: the source tree's runtime/include,
-    or the include/ beside the installed library's lib/."""
-    lib_dir = os.path.dirname(os.path.abspath(lib._name)) if os.path.sep in (
-        lib._name or "") else None
+    else the include/ beside the lib/ of the runtime library loaded."""
     candidates = [os.path.join(_HERE, "..", "..", "include")]
-    if lib_dir:
-        candidates.append(os.path.join(lib_dir, "..", "include"))
+    try:
+        name = load_library()._name or ""
+        if os.path.sep in name:
+            candidates.append(os.path.join(os.path.dirname(name), "..",
+                                           "include"))
+    except Exception:  # no library (yet): the source tree is the only place
+        pass
     for c in candidates:
         if os.path.exists(os.path.join(c, "tessel", "tessel.h")):
             return os.path.abspath(c)
@@ -56,13 +59,13 @@ def _include_dir(lib):
 
 
 def build_extension(verbose=False):
-    """Builds (or finds in torch's cache) the extension and loads it into
-    torch; returns its path."""
+    """Builds the extension (or finds it in torch's cache, keyed by its
+    source) and loads it into torch; returns its path. The compiler is
+    torch's choice: $CXX, else c++."""
     from torch.utils import cpp_extension
-    lib = load_library()
     return cpp_extension.load(
         name="tessel_torch_ops", sources=[_SOURCE],
-        extra_include_paths=[_include_dir(lib)],
+        extra_include_paths=[_include_dir()],
         extra_cflags=["-O2", "-fvisibility=hidden"],
         is_python_module=False, verbose=verbose)
 

@@ -1,0 +1,158 @@
+"""Host time of one torch.ops.tessel.indexer_k_cache_write call, by binding.
+
+    python3 runtime/bench/torch_ops_overhead.py LIBTESSEL_RUNTIME_SO BUNDLE
+        [--device cuda] [--calls N] [--tokens T] [--json FILE]
+
+The Python-side counterpart of tessel-launch-overhead (launch_overhead.cpp),
+which gives the C API's and the bare driver's figures. Each call is timed
+alone on the host clock, in batches of 256 with the stream drained between
+batches (so a full launch queue never blocks a launch), on a stream of its
+own as the C benchmark uses, after 500 warm-up calls; it prints the median,
+p90 and mean microseconds per call. Rows:
+
+  compiled packet    torch.ops.tessel.indexer_k_cache_write, compiled binding
+  compiled overload  its .default overload (skips overload resolution)
+  compiled, torch's default stream   the packet on the default stream
+  ctypes packet      the custom op over the DLPack path (a child process:
+                     one process holds one registration of tessel::)
+  Context method     tessel.Context.indexer_k_cache_write, the generic path
+  aten.add_ packet   torch.ops.aten.add_.Tensor on one element: torch's own
+                     floor for an op call that launches a kernel
+  Tensor.add_        the same through torch's generated Python binding
+
+Also the issue's method: the mean over 2000 back-to-back one-token calls.
+"""
+import argparse
+import contextlib
+import json
+import os
+import statistics
+import subprocess
+import sys
+import time
+
+import torch
+
+sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)),
+                                "..", "python"))
+import tessel  # noqa: E402
+from tessel import _torch_ops  # noqa: E402
+
+BATCH = 256
+
+
+def sync(dev):
+    if dev == "cuda":
+        torch.cuda.synchronize()
+
+
+def per_call(fn, calls, dev):
+    """Median, p90 and mean us of fn() timed call by call."""
+    for _ in range(500):
+        fn()
+    sync(dev)
+    clock = time.perf_counter_ns
+    us = []
+    while len(us) < calls:
+        for _ in range(BATCH):
+            t0 = clock()
+            fn()
+            us.append((clock() - t0) / 1e3)
+        sync(dev)
+    us.sort()
+    return {"median": us[len(us) // 2], "p90": us[len(us) * 9 // 10],
+            "mean": statistics.fmean(us)}
+
+
+def loop_mean(fn, dev, n=2000):
+    """The mean us of n back-to-back calls (the issue's 55 us figure)."""
+    sync(dev)
+    t0 = time.perf_counter_ns()
+    for _ in range(n):
+        fn()
+    t1 = time.perf_counter_ns()
+    sync(dev)
+    return (t1 - t0) / 1e3 / n
+
+
+def inputs(dev, tokens):
+    k = torch.randn(tokens, 128, device=dev).to(torch.bfloat16)
+    slots = torch.arange(tokens, dtype=torch.int64, device=dev) % (1024 * 64)
+    cache = torch.zeros(1024, 64, 1, 132, dtype=torch.uint8, device=dev)
+    return k, slots, cache
+
+
+def measure(args, binding):
+    tessel.load_library(args.library)
+    assert tessel.register_torch_ops(args.device, binding=binding)
+    assert _torch_ops.binding() == binding, _torch_ops.binding()
+    ctx = _torch_ops.context()
+    ctx.load_bundle(args.bundle)
+    dev = "cpu" if args.device.startswith("emu") else "cuda"
+    k, slots, cache = inputs(dev, args.tokens)
+    packet = torch.ops.tessel.indexer_k_cache_write
+    rows = {}
+    side = torch.cuda.Stream() if dev == "cuda" else None
+
+    def on_side(name, fn, loop=False):
+        with torch.cuda.stream(side) if side else contextlib.nullcontext():
+            rows[name] = per_call(fn, args.calls, dev)
+            if loop:
+                rows[name]["loop2000"] = loop_mean(fn, dev)
+
+    on_side("%s packet" % binding, lambda: packet(k, slots, cache), loop=True)
+    if binding == "ctypes":
+        return rows
+    on_side("compiled overload", lambda: packet.default(k, slots, cache))
+    if dev == "cuda":
+        rows["compiled, torch's default stream"] = per_call(
+            lambda: packet(k, slots, cache), args.calls, dev)
+        stream = side.cuda_stream
+    else:
+        stream = None
+    on_side("Context method",
+            lambda: ctx.indexer_k_cache_write(k, slots, cache, stream))
+    x = torch.zeros(1, device=dev)
+    y = torch.ones(1, device=dev)
+    add_ = torch.ops.aten.add_.Tensor
+    on_side("aten.add_ packet", lambda: add_(x, y))
+    on_side("Tensor.add_", lambda: x.add_(y))
+    return rows
+
+
+def main():
+    p = argparse.ArgumentParser()
+    p.add_argument("library")
+    p.add_argument("bundle")
+    p.add_argument("--device", default="cuda")
+    p.add_argument("--calls", type=int, default=20000)
+    p.add_argument("--tokens", type=int, default=1)
+    p.add_argument("--json")
+    p.add_argument("--child", help=argparse.SUPPRESS)
+    args = p.parse_args()
+    if args.child:
+        print(json.dumps(measure(args, args.child)))
+        return 0
+    rows = measure(args, "compiled")
+    child = subprocess.run(
+        [sys.executable, __file__, args.library, args.bundle, "--device",
+         args.device, "--calls", str(args.calls), "--tokens",
+         str(args.tokens), "--child", "ctypes"],
+        check=True, capture_output=True, text=True)
+    rows.update(json.loads(child.stdout.strip().splitlines()[-1]))
+    print("torch %s, device %s, %d token(s) per call, %d calls per row" % (
+        torch.__version__, args.device, args.tokens, args.calls))
+    print("%-34s %8s %8s %8s %10s" % ("us per call", "median", "p90", "mean",
+                                      "loop2000"))
+    for name, r in rows.items():
+        loop = "%10.2f" % r["loop2000"] if "loop2000" in r else ""
+        print("%-34s %8.2f %8.2f %8.2f %s" % (name, r["median"], r["p90"],
+                                             r["mean"], loop))
+    if args.json:
+        with open(args.json, "w") as f:
+            json.dump(rows, f, indent=1)
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())

@@ -16,6 +16,9 @@ p90 and mean microseconds per call. Rows:
   ctypes packet      the custom op over the DLPack path (a child process:
                      one process holds one registration of tessel::)
   Context method     tessel.Context.indexer_k_cache_write, the generic path
+  compiled packet, 0 tokens   the binding and the C API's checks, no launch
+  aten no-op overload         torch.ops.aten._has_compatible_shallow_copy_type
+                     .default: torch's own floor for a torch.ops call
   aten.add_ packet   torch.ops.aten.add_.Tensor on one element: torch's own
                      floor for an op call that launches a kernel
   Tensor.add_        the same through torch's generated Python binding
@@ -112,6 +115,11 @@ def measure(args, binding):
         stream = None
     on_side("Context method",
             lambda: ctx.indexer_k_cache_write(k, slots, cache, stream))
+    k0, s0 = k[:0], slots[:0]
+    on_side("compiled packet, 0 tokens (no launch)",
+            lambda: packet(k0, s0, cache))
+    shallow = torch.ops.aten._has_compatible_shallow_copy_type.default
+    on_side("aten no-op overload (no launch)", lambda: shallow(k, cache))
     x = torch.zeros(1, device=dev)
     y = torch.ones(1, device=dev)
     add_ = torch.ops.aten.add_.Tensor
@@ -142,11 +150,11 @@ def main():
     rows.update(json.loads(child.stdout.strip().splitlines()[-1]))
     print("torch %s, device %s, %d token(s) per call, %d calls per row" % (
         torch.__version__, args.device, args.tokens, args.calls))
-    print("%-34s %8s %8s %8s %10s" % ("us per call", "median", "p90", "mean",
+    print("%-40s %8s %8s %8s %10s" % ("us per call", "median", "p90", "mean",
                                       "loop2000"))
     for name, r in rows.items():
         loop = "%10.2f" % r["loop2000"] if "loop2000" in r else ""
-        print("%-34s %8.2f %8.2f %8.2f %s" % (name, r["median"], r["p90"],
+        print("%-40s %8.2f %8.2f %8.2f %s" % (name, r["median"], r["p90"],
                                              r["mean"], loop))
     if args.json:
         with open(args.json, "w") as f:

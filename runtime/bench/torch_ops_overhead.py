@@ -12,6 +12,8 @@ p90 and mean microseconds per call. Rows:
 
   compiled packet    torch.ops.tessel.indexer_k_cache_write, compiled binding
   compiled overload  its .default overload (skips overload resolution)
+  compiled packet, inference_mode   under torch.inference_mode(), as engines
+                     call it: no autograd or ADInplaceOrView key at all
   compiled, torch's default stream   the packet on the default stream
   ctypes packet      the custom op over the DLPack path (a child process:
                      one process holds one registration of tessel::)
@@ -107,6 +109,9 @@ def measure(args, binding):
     if binding == "ctypes":
         return rows
     on_side("compiled overload", lambda: packet.default(k, slots, cache))
+    with torch.inference_mode():
+        on_side("compiled packet, inference_mode",
+                lambda: packet(k, slots, cache))
     if dev == "cuda":
         rows["compiled, torch's default stream"] = per_call(
             lambda: packet(k, slots, cache), args.calls, dev)

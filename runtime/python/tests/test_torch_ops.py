@@ -136,6 +136,34 @@ def test_bind_refuses_bad_arguments(ctx, op):
     assert b"no tessel_last_error" in err.value
 
 
+def test_autograd_kernel_bumps_the_version_of_what_it_writes(ctx, op):
+    k, slots, cache = write_case(9)
+    before_k, before_cache = k._version, cache._version
+    op(k, slots, cache)
+    assert cache._version == before_cache + 1
+    assert k._version == before_k
+
+
+def test_inputs_that_require_grad_are_refused(ctx, op):
+    k, slots, cache = write_case(10)
+    k = k.detach().requires_grad_()
+    with pytest.raises(RuntimeError, match="tessel::indexer_k_cache_write: k "
+                       "requires grad, but Tessel ops are not differentiable"):
+        op(k, slots, cache)
+    with torch.no_grad():
+        op(k, slots, cache)
+
+
+def test_inference_mode_skips_autograd_and_writes_the_same(ctx, op):
+    k, slots, poison = write_case(11)
+    a = poison.clone()
+    op(k, slots, a)
+    with torch.inference_mode():
+        b = poison.clone()
+        op(k, slots, b)
+    assert torch.equal(a, b)
+
+
 def test_meta_kernel_runs_nothing(ctx, op):
     k, slots, cache = write_case(6)
     op(k.to("meta"), slots.to("meta"), cache.to("meta"))  # no error, no data

@@ -22,6 +22,7 @@
 
 #include <ATen/core/dispatch/Dispatcher.h>
 #include <ATen/core/stack.h>
+#include <c10/core/GradMode.h>
 #include <c10/core/impl/DeviceGuardImplInterface.h>
 #include <torch/library.h>
 
@@ -168,55 +169,103 @@ tessel_stream currentStream(const c10::Device &dev) {
   return static_cast<tessel_stream>(impl->getStream(dev).native_handle());
 }
 
-// The device kernel (CPU and CUDA dispatch keys) of kOps[index].
+// Runs kOps[index] on the device of its tensors, as the CPU and CUDA kernels.
+void runOnDevice(size_t index, const c10::OperatorHandle &op,
+                 torch::jit::Stack *stack) {
+  const OpDef &def = kOps[index];
+  const Runtime *rt = gRuntime.load(std::memory_order_acquire);
+  TORCH_CHECK(rt, op.schema().name(),
+              ": no Tessel context: call tessel.register_torch_ops() first");
+  void *fn = rt->fns[index];
+  TORCH_CHECK(fn, op.schema().name(), ": the loaded ",
+              "libtessel_runtime.so has no ", def.symbol,
+              " (it predates this op)");
+  const size_t n = op.schema().arguments().size();
+  c10::ArrayRef<c10::IValue> args = torch::jit::last(*stack, n);
+  tessel_tensor tensors[kMaxTensors + 1];
+  CallArgs call;
+  int nt = 0, ns = 0;
+  for (size_t k = 0; k < n; ++k) {
+    const c10::IValue &v = args[k];
+    if (v.isTensor()) {
+      TORCH_INTERNAL_ASSERT(nt < kMaxTensors, "too many tensor arguments");
+      describe(op, k, v.toTensor(), *rt, tensors[nt]);
+      call.t[nt] = &tensors[nt];
+      ++nt;
+    } else if (v.isNone()) {
+      TORCH_INTERNAL_ASSERT(nt < kMaxTensors, "too many tensor arguments");
+      call.t[nt++] = nullptr;
+    } else {
+      TORCH_INTERNAL_ASSERT(ns < kMaxScalars, "too many scalar arguments");
+      TORCH_INTERNAL_ASSERT(v.isInt() || v.isBool(), "argument ",
+                            argName(op, k), " is neither int nor bool");
+      call.i[ns++] = v.isInt() ? v.toInt() : v.toBool();
+    }
+  }
+  at::Tensor result;
+  if (def.result) {
+    result = def.result(args, at::TensorOptions().device(rt->device));
+    describe(op, n, result, *rt, tensors[nt]);
+    call.t[nt] = &tensors[nt];
+  }
+  call.stream = currentStream(rt->device);
+  if (def.invoke(fn, rt->ctx, call) != TESSEL_SUCCESS)
+    failWithRuntimeError(op, rt->lastError());
+  torch::jit::drop(*stack, n);
+  if (def.result)
+    torch::jit::push(*stack, std::move(result));
+}
+
+// The CPU and CUDA kernel of kOps[index].
 class DeviceKernel final : public c10::OperatorKernel {
 public:
   explicit DeviceKernel(size_t index) : index_(index) {}
 
   void operator()(const c10::OperatorHandle &op, c10::DispatchKeySet,
                   torch::jit::Stack *stack) const {
-    const OpDef &def = kOps[index_];
-    const Runtime *rt = gRuntime.load(std::memory_order_acquire);
-    TORCH_CHECK(rt, op.schema().name(),
-                ": no Tessel context: call tessel.register_torch_ops() first");
-    void *fn = rt->fns[index_];
-    TORCH_CHECK(fn, op.schema().name(), ": the loaded ",
-                "libtessel_runtime.so has no ", def.symbol,
-                " (it predates this op)");
-    const size_t n = op.schema().arguments().size();
-    c10::ArrayRef<c10::IValue> args = torch::jit::last(*stack, n);
-    tessel_tensor tensors[kMaxTensors + 1];
-    CallArgs call;
-    int nt = 0, ns = 0;
-    for (size_t k = 0; k < n; ++k) {
-      const c10::IValue &v = args[k];
-      if (v.isTensor()) {
-        TORCH_INTERNAL_ASSERT(nt < kMaxTensors, "too many tensor arguments");
-        describe(op, k, v.toTensor(), *rt, tensors[nt]);
-        call.t[nt] = &tensors[nt];
-        ++nt;
-      } else if (v.isNone()) {
-        TORCH_INTERNAL_ASSERT(nt < kMaxTensors, "too many tensor arguments");
-        call.t[nt++] = nullptr;
-      } else {
-        TORCH_INTERNAL_ASSERT(ns < kMaxScalars, "too many scalar arguments");
-        TORCH_INTERNAL_ASSERT(v.isInt() || v.isBool(), "argument ",
-                              argName(op, k), " is neither int nor bool");
-        call.i[ns++] = v.isInt() ? v.toInt() : v.toBool();
-      }
+    runOnDevice(index_, op, stack);
+  }
+
+private:
+  size_t index_;
+};
+
+// The AutogradCPU and AutogradCUDA kernel of kOps[index]. The ops are not
+// differentiable, so a tensor that requires grad under grad mode is an
+// error. Plain tensors go straight to the device kernel: that skips the two
+// boxed fallbacks torch runs for an op without an autograd kernel
+// (autograd's not-implemented one, then ADInplaceOrView's), a good part of
+// the cost of a call; the mutated arguments' version counters are bumped
+// here as the latter would. Anything else between autograd and the backend
+// (fake tensors under torch.compile, functional tensors, Python modes) takes
+// the ordinary redispatch.
+class AutogradKernel final : public c10::OperatorKernel {
+public:
+  explicit AutogradKernel(size_t index) : index_(index) {}
+
+  void operator()(const c10::OperatorHandle &op, c10::DispatchKeySet ks,
+                  torch::jit::Stack *stack) const {
+    const auto &schema = op.schema().arguments();
+    c10::ArrayRef<c10::IValue> args = torch::jit::last(*stack, schema.size());
+    if (c10::GradMode::is_enabled())
+      for (size_t k = 0; k < args.size(); ++k)
+        TORCH_CHECK(!args[k].isTensor() || !args[k].toTensor().requires_grad(),
+                    op.schema().name(), ": ", argName(op, k),
+                    " requires grad, but Tessel ops are not differentiable "
+                    "(call them under torch.no_grad() or on detached tensors)");
+    const c10::DispatchKeySet below = ks & c10::after_autograd_keyset;
+    const c10::DispatchKey next =
+        below.remove(c10::DispatchKey::ADInplaceOrView).highestPriorityTypeId();
+    if (next != c10::DispatchKey::CPU && next != c10::DispatchKey::CUDA) {
+      op.redispatchBoxed(below, stack);
+      return;
     }
-    at::Tensor result;
-    if (def.result) {
-      result = def.result(args, at::TensorOptions().device(rt->device));
-      describe(op, n, result, *rt, tensors[nt]);
-      call.t[nt] = &tensors[nt];
+    for (size_t k = 0; k < args.size(); ++k) {
+      const auto &alias = schema[k].alias_info();
+      if (alias && alias->isWrite() && args[k].isTensor())
+        args[k].toTensor().unsafeGetTensorImpl()->bump_version();
     }
-    call.stream = currentStream(rt->device);
-    if (def.invoke(fn, rt->ctx, call) != TESSEL_SUCCESS)
-      failWithRuntimeError(op, rt->lastError());
-    torch::jit::drop(*stack, n);
-    if (def.result)
-      torch::jit::push(*stack, std::move(result));
+    runOnDevice(index_, op, stack);
   }
 
 private:
@@ -261,6 +310,10 @@ TORCH_LIBRARY(tessel, m) {
            torch::dispatch(c10::DispatchKey::CUDA, boxed<DeviceKernel>(i)));
     m.impl(name.c_str(),
            torch::dispatch(c10::DispatchKey::Meta, boxed<MetaKernel>(i)));
+    m.impl(name.c_str(), torch::dispatch(c10::DispatchKey::AutogradCPU,
+                                         boxed<AutogradKernel>(i)));
+    m.impl(name.c_str(), torch::dispatch(c10::DispatchKey::AutogradCUDA,
+                                         boxed<AutogradKernel>(i)));
   }
 }
 

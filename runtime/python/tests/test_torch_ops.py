@@ -9,6 +9,8 @@ run builds the extension (about 20 s; torch caches it).
 """
 import ctypes
 import os
+import subprocess
+import sys
 
 import pytest
 
@@ -188,3 +190,31 @@ def test_compiled_step_is_bit_exact_against_eager(ctx, op):
     got = compiled(k, slots, comp_cache)
     assert torch.equal(comp_cache, eager_cache)
     assert torch.equal(got, eager)
+
+
+def test_without_a_compiler_auto_falls_back_to_ctypes(tmp_path):
+    """A fresh process with no usable compiler and an empty extension cache:
+    "auto" warns and registers the ctypes ops, which still work."""
+    script = r'''
+import os, warnings, torch, tessel
+from tessel import _torch_ops
+tessel.load_library(os.environ["TESSEL_TEST_RUNTIME_LIBRARY"])
+tessel.config_set("TESSEL_EMU_LIBRARY", os.environ["TESSEL_TEST_FAKE_EMU"])
+with warnings.catch_warnings(record=True) as w:
+    warnings.simplefilter("always")
+    assert tessel.register_torch_ops("emu:gfx942")
+assert _torch_ops.binding() == "ctypes", _torch_ops.binding()
+assert any("compiled torch.ops binding is not available" in str(x.message)
+           for x in w), [str(x.message) for x in w]
+_torch_ops.context().load_bundle(os.environ["TESSEL_TEST_BUNDLE"])
+cache = torch.zeros(1, 4, 1, 132, dtype=torch.uint8)
+torch.ops.tessel.indexer_k_cache_write(torch.ones(1, 128),
+                                       torch.zeros(1, dtype=torch.int64), cache)
+assert cache.any()
+print("ok")
+'''
+    env = dict(os.environ, CXX=str(tmp_path / "no-such-compiler"),
+               TORCH_EXTENSIONS_DIR=str(tmp_path / "ext"))
+    out = subprocess.run([sys.executable, "-c", script], env=env,
+                         capture_output=True, text=True, timeout=120)
+    assert out.returncode == 0 and out.stdout.strip() == "ok", out.stderr

@@ -403,11 +403,14 @@ TEST(HsacoAbi, MarshalledParamsMatchTheCodeObjectMetadata) {
   std::string error;
   ASSERT_TRUE(tessel::readBundleFile(TESSEL_KERNEL_BUNDLE, bundle, error))
       << error;
-  const std::vector<tessel::ArgKind> &abi = tessel::indexerKCacheWriteAbi();
   int checked = 0;
   for (const tessel::BundleEntry &e : bundle.entries) {
-    if (e.format != tessel::CodeFormat::Hsaco)
+    const tessel::OpSpec *op = tessel::findOpByKernel(e.kernel);
+    if (e.format != tessel::CodeFormat::Hsaco || !op)
       continue;
+    std::vector<tessel::ArgKind> abi;
+    for (const tessel::BundleArg &a : tessel::opAbi(*op))
+      abi.push_back(a.kind);
     tessel::Json resources;
     ASSERT_TRUE(tessel::Json::parse(e.resources, resources, error))
         << e.name << ": " << error;

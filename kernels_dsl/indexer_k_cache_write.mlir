@@ -1,22 +1,29 @@
 // The fp8 K-cache writer of the sparse-attention indexer (DESIGN.md §3.4),
-// plain cache layout.
+// in the plain or the preshuffled cache layout.
 //
 // Each program quantizes `tokens_per_program` tokens, sixteen at a time (a
 // [16, 128] tile, 8 contiguous elements per lane, spread over `num_waves`
 // waves). For token t with
-// slot s = slot_mapping[t] (skipped when s < 0 or s >= num_slots):
-//   scale = max_d |k[t, d]| / fp8_max          (f32 division)
-//   q[d]  = fp8(k[t, d] / scale)               (f32 division, then
-//                                               round-to-nearest-even,
-//                                               saturating; 0 when scale = 0)
-// written to the block blk = s / block_size at row off = s % block_size:
-// bytes [blk*block_size*132 + off*128, +128) hold q, and the f32 at byte
-// blk*block_size*132 + block_size*128 + off*4 holds the scale.
+// slot s = slot_mapping[t] (skipped when s < 0 or s >= num_slots), with the
+// engines' convention (vLLM's writers):
+//   scale = max(max_d |k[t, d]|, 1e-4) / fp8_max   (f32 division)
+//   scale = 2^ceil(log2(scale))                    (scale_ue8m0 = 1: the
+//                                                   exponent rounded up)
+//   q[d]  = fp8(k[t, d] / scale)                   (f32 division, then
+//                                                   round-to-nearest-even,
+//                                                   saturating)
+// written to the block blk = s / block_size at row o = s % block_size:
+// value byte d of the row at blk*block_size*132 + o*128 + d (plain), or at
+// blk*block_size*132 + ((o/16)*8 + d/16)*256 + (o%16)*16 + d%16
+// (preshuffle = 1: [block_size/16][128/16][16 tokens][16 bytes], which the
+// runtime allows only for block_size % 16 == 0); the f32 at byte
+// blk*block_size*132 + block_size*128 + o*4 holds the scale.
 //
 // Knobs: `k_bf16` picks the input type (bf16 or f32), `fp8_fnuz` is bound
-// from the target (e4m3fnuz with max 240 on gfx942, e4m3fn with max 448
-// elsewhere), `tokens_per_program`, `num_waves` and `waves_per_eu` are
-// tuning knobs.
+// from the target (e4m3fnuz on gfx942 with fp8_max = 224, as vLLM's ROCm
+// writer uses; e4m3fn with 448 elsewhere), `scale_ue8m0` and `preshuffle`
+// are the op's options, `tokens_per_program`, `num_waves` and
+// `waves_per_eu` are tuning knobs.
 // The runtime guarantees the promises in `tile.divisibility` (16-byte
 // aligned buffers, k row stride a multiple of 8 elements).
 tile.kernel @indexer_k_cache_write(
@@ -29,6 +36,8 @@ tile.kernel @indexer_k_cache_write(
     %num_slots: i64) attributes {knobs = [
       #tile.knob<"k_bf16" : i1 = 1>,
       #tile.knob<"fp8_fnuz" : i1>,
+      #tile.knob<"scale_ue8m0" : i1 = 0>,
+      #tile.knob<"preshuffle" : i1 = 0>,
       #tile.knob<"tokens_per_program" : i32 = 16, values = [16, 32, 64]>,
       #tile.knob<"num_waves" : i32 = 4, values = [1, 2, 4]>,
       #tile.knob<"waves_per_eu" : i32 = 0, values = [0, 1, 2, 4, 8]>]} {
@@ -38,6 +47,8 @@ tile.kernel @indexer_k_cache_write(
   %tpp = tile.knob "tokens_per_program" : i32
   %k_bf16 = tile.knob "k_bf16" : i1
   %fnuz = tile.knob "fp8_fnuz" : i1
+  %ue8m0 = tile.knob "scale_ue8m0" : i1
+  %shuffled = tile.knob "preshuffle" : i1
 
   %pid = tile.program_id 0 : i32
   %first = arith.muli %pid, %tpp : i32
@@ -61,12 +72,25 @@ tile.kernel @indexer_k_cache_write(
   %c4v = arith.constant dense<4> : tensor<16xi64>
   %block_bytes = arith.muli %bs, %c132 : tensor<16xi64>
   %scale_region = arith.muli %bs, %c128 : tensor<16xi64>
-  %f240 = arith.constant 240.0 : f32
+  %f224 = arith.constant 224.0 : f32
   %f448 = arith.constant 448.0 : f32
-  %fp8_max_s = arith.select %fnuz, %f240, %f448 : f32
+  %fp8_max_s = arith.select %fnuz, %f224, %f448 : f32
   %fp8_max = tile.splat %fp8_max_s : f32 -> tensor<16xf32>
-  %zerof = arith.constant dense<0.0> : tensor<16xf32>
-  %onef = arith.constant dense<1.0> : tensor<16xf32>
+  %min_amax = arith.constant dense<1.0e-4> : tensor<16xf32>
+  %mant_ones = arith.constant dense<8388607> : tensor<16xi32>
+  %exp_mask = arith.constant dense<-8388608> : tensor<16xi32>
+  // Where value byte d of a row lies relative to the row's first byte.
+  %col_off = scf.if %shuffled -> (tensor<16x128xi64>) {
+    %c16c = arith.constant dense<16> : tensor<16x128xi64>
+    %c256c = arith.constant dense<256> : tensor<16x128xi64>
+    %hi = arith.divui %cols, %c16c : tensor<16x128xi64>
+    %lo = arith.remui %cols, %c16c : tensor<16x128xi64>
+    %hi256 = arith.muli %hi, %c256c : tensor<16x128xi64>
+    %o = arith.addi %hi256, %lo : tensor<16x128xi64>
+    scf.yield %o : tensor<16x128xi64>
+  } else {
+    scf.yield %cols : tensor<16x128xi64>
+  }
   %scales_ptr = tile.ptr_cast %cache : !tile.ptr<i8> to !tile.ptr<f32>
 
   scf.for %it = %c0 to %steps step %c1 : i32 {
@@ -106,11 +130,21 @@ tile.kernel @indexer_k_cache_write(
 
     // Per-token scale.
     %ax = math.absf %x : tensor<16x128xf32>
-    %amax = tile.reduce max %ax, 1 : tensor<16x128xf32> -> tensor<16xf32>
-    %scale = arith.divf %amax, %fp8_max : tensor<16xf32>
-    %is_zero = arith.cmpf oeq, %scale, %zerof : tensor<16xf32>
-    %divisor = arith.select %is_zero, %onef, %scale : tensor<16xi1>, tensor<16xf32>
-    %div_1 = tile.expand_dims %divisor, 1 : tensor<16xf32> -> tensor<16x1xf32>
+    %amax0 = tile.reduce max %ax, 1 : tensor<16x128xf32> -> tensor<16xf32>
+    %amax = arith.maximumf %amax0, %min_amax : tensor<16xf32>
+    %scale0 = arith.divf %amax, %fp8_max : tensor<16xf32>
+    // ue8m0: a positive normal f32 rounded up to a power of two by carrying
+    // a non-zero mantissa into the exponent.
+    %scale = scf.if %ue8m0 -> (tensor<16xf32>) {
+      %bits = arith.bitcast %scale0 : tensor<16xf32> to tensor<16xi32>
+      %up = arith.addi %bits, %mant_ones : tensor<16xi32>
+      %pow = arith.andi %up, %exp_mask : tensor<16xi32>
+      %r = arith.bitcast %pow : tensor<16xi32> to tensor<16xf32>
+      scf.yield %r : tensor<16xf32>
+    } else {
+      scf.yield %scale0 : tensor<16xf32>
+    }
+    %div_1 = tile.expand_dims %scale, 1 : tensor<16xf32> -> tensor<16x1xf32>
     %div2 = tile.broadcast %div_1 : tensor<16x1xf32> -> tensor<16x128xf32>
     %y = arith.divf %x, %div2 : tensor<16x128xf32>
 
@@ -118,11 +152,24 @@ tile.kernel @indexer_k_cache_write(
     %blk = arith.divsi %slot, %bs : tensor<16xi64>
     %off = arith.remsi %slot, %bs : tensor<16xi64>
     %base = arith.muli %blk, %block_bytes : tensor<16xi64>
-    %off128 = arith.muli %off, %c128 : tensor<16xi64>
-    %vrow = arith.addi %base, %off128 : tensor<16xi64>
+    // The row's first value byte: o*128 (plain), or (o/16)*2048 + (o%16)*16.
+    %row_in_block = scf.if %shuffled -> (tensor<16xi64>) {
+      %c16r = arith.constant dense<16> : tensor<16xi64>
+      %c2048r = arith.constant dense<2048> : tensor<16xi64>
+      %group = arith.divsi %off, %c16r : tensor<16xi64>
+      %within = arith.remsi %off, %c16r : tensor<16xi64>
+      %g2048 = arith.muli %group, %c2048r : tensor<16xi64>
+      %w16 = arith.muli %within, %c16r : tensor<16xi64>
+      %r = arith.addi %g2048, %w16 : tensor<16xi64>
+      scf.yield %r : tensor<16xi64>
+    } else {
+      %r = arith.muli %off, %c128 : tensor<16xi64>
+      scf.yield %r : tensor<16xi64>
+    }
+    %vrow = arith.addi %base, %row_in_block : tensor<16xi64>
     %vrow_1 = tile.expand_dims %vrow, 1 : tensor<16xi64> -> tensor<16x1xi64>
     %vrow2 = tile.broadcast %vrow_1 : tensor<16x1xi64> -> tensor<16x128xi64>
-    %voff = arith.addi %vrow2, %cols : tensor<16x128xi64>
+    %voff = arith.addi %vrow2, %col_off : tensor<16x128xi64>
     %sbyte = arith.addi %base, %scale_region : tensor<16xi64>
     %sword = arith.divsi %sbyte, %c4v : tensor<16xi64>
     %soff = arith.addi %sword, %off : tensor<16xi64>

@@ -187,8 +187,35 @@ AxisInfo AxisInfoAnalysis::compute(Value v) {
         }
       return r;
     }
+    // Unsigned division and remainder by a power of two p. A run starting
+    // at a multiple of g = min(contiguity, divisibility, p) crosses no
+    // multiple of p within g elements: the remainder is contiguous there
+    // (from a multiple of g) and the quotient constant.
+    if (isa<arith::DivUIOp, arith::RemUIOp>(def) && b.constant &&
+        *b.constant > 0 && llvm::isPowerOf2_64(*b.constant)) {
+      int64_t p = *b.constant;
+      bool rem = isa<arith::RemUIOp>(def);
+      for (unsigned d = 0; d < rank; ++d) {
+        int64_t g = std::min(a.contiguity[d], std::min(a.divisibility[d], p));
+        if (rem) {
+          r.contiguity[d] = g;
+          r.divisibility[d] = std::min(a.divisibility[d], p);
+          r.constancy[d] = a.constancy[d];
+        } else {
+          r.contiguity[d] = 1;
+          r.constancy[d] = std::max(a.constancy[d], g);
+          r.divisibility[d] = a.contiguity[d] == 1 && a.divisibility[d] >= p
+                                  ? a.divisibility[d] / p
+                                  : 1;
+        }
+      }
+      if (both)
+        r.constant = rem ? int64_t(uint64_t(*a.constant) % uint64_t(p))
+                         : int64_t(uint64_t(*a.constant) / uint64_t(p));
+      return r;
+    }
     if (isa<arith::AndIOp, arith::OrIOp, arith::DivSIOp, arith::DivUIOp,
-            arith::CmpFOp>(def))
+            arith::RemUIOp, arith::CmpFOp>(def))
       return r;
   }
   if (isa<arith::SelectOp>(def)) {

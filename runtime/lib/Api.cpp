@@ -26,7 +26,23 @@ void rebuildDispatch(tessel_context *ctx) {
       vs.begin(), vs.end(),
       [&](const Variant *a, const Variant *b) { return rank(a) > rank(b); });
   ctx->warnings.clear();
-  ctx->indexer.build(ctx->indexerTable, ctx->device->arch(), vs, ctx->warnings);
+  const auto &ops = opRegistry();
+  for (size_t i = 0; i < ops.size(); ++i) {
+    OpState &st = ctx->ops[i];
+    st.dispatch.build(*ops[i], st.table, dev->arch(), vs, ctx->warnings);
+    // The workspace exists before the first launch can need it.
+    if (ops[i]->workspaceBytes && !st.workspace &&
+        !st.dispatch.variants().empty()) {
+      uint64_t bytes = ops[i]->workspaceBytes(dev->cuCount());
+      if (Status s = dev->memAlloc(bytes, &st.workspace))
+        ctx->warnings.push_back(format("%s: cannot allocate its %llu-byte "
+                                       "workspace: %s",
+                                       ops[i]->name, (unsigned long long)bytes,
+                                       s.message().c_str()));
+      else
+        st.workspaceBytes = bytes;
+    }
+  }
   if (ctx->config.logTunedConfig)
     for (const auto &w : ctx->warnings)
       fprintf(stderr, "tessel: %s\n", w.c_str());
@@ -37,30 +53,8 @@ namespace {
 // The launch ABIs the runtime marshals; a bundle whose entry disagrees is
 // mismatched and rejected at load, not at launch.
 Status checkKnownAbi(const BundleEntry &e) {
-  if (e.kernel != kIndexerKernel)
-    return Status::ok();
-  const std::vector<ArgKind> &abi = indexerKCacheWriteAbi();
-  bool ok = e.args.size() == abi.size();
-  for (size_t i = 0; ok && i < abi.size(); ++i)
-    ok = e.args[i].kind == abi[i];
-  if (!ok)
-    return Status::error(
-        TESSEL_ERROR_BUNDLE,
-        format("code object '%s': its %zu arguments do not match the launch "
-               "ABI of %s (19 params: 3 memrefs of 5, then i32 num_tokens, "
-               "i64 k_row_stride, i32 block_size, i64 num_slots)",
-               e.name.c_str(), e.args.size(), kIndexerKernel));
-  int64_t v;
-  if (!e.knob("k_bf16", v) || (v != 0 && v != 1))
-    return Status::error(
-        TESSEL_ERROR_BUNDLE,
-        format("code object '%s': knob k_bf16 must be 0 or 1", e.name.c_str()));
-  if (e.knob("tokens_per_program", v) && v < 1)
-    return Status::error(TESSEL_ERROR_BUNDLE,
-                         format("code object '%s': tokens_per_program must be "
-                                ">= 1",
-                                e.name.c_str()));
-  return Status::ok();
+  const OpSpec *op = findOpByKernel(e.kernel);
+  return op ? checkOpAbi(*op, e) : Status::ok();
 }
 
 // Adds the entries of b that run on the context's device. `what` names the
@@ -111,12 +105,12 @@ Status loadTables(tessel_context *ctx) {
   if (Status s = loadTunedTables(ctx->config.tunedDir, tables, notes))
     return s;
   const auto &schemas = tunedTableSchemas();
-  for (size_t i = 0; i < schemas.size(); ++i) {
-    if (schemas[i] == &indexerKCacheWriteSchema())
-      ctx->indexerTable = std::move(tables[i]);
-    else if (schemas[i] == &pagedMqaLogitsSchema())
-      ctx->pagedMqaLogitsTable = std::move(tables[i]);
-  }
+  const auto &ops = opRegistry();
+  ctx->ops.resize(ops.size());
+  for (size_t i = 0; i < ops.size(); ++i)
+    for (size_t t = 0; t < schemas.size(); ++t)
+      if (schemas[t] == &ops[i]->schema)
+        ctx->ops[i].table = std::move(tables[t]);
   if (ctx->config.logTunedConfig)
     for (const auto &n : notes)
       fprintf(stderr, "tessel: %s\n", n.c_str());
@@ -139,6 +133,12 @@ Status loadEmbeddedBundle(tessel_context *ctx) {
 
 } // namespace
 } // namespace tessel
+
+tessel_context::~tessel_context() {
+  for (tessel::OpState &st : ops)
+    if (st.workspace && device)
+      (void)device->memFree(st.workspace);
+}
 
 static tessel_status finish(const Status &s) {
   if (s)
@@ -217,6 +217,11 @@ tessel_status tessel_context_create(const char *device, int ordinal,
     *out = nullptr;
     auto ctx = std::make_unique<tessel_context>();
     ctx->config = currentConfig();
+    for (const OpSpec *op : opRegistry())
+      if (!op->defect.empty())
+        return setLastError(TESSEL_ERROR_INTERNAL, "op registry: %s",
+                            op->defect.c_str());
+    ctx->ops.resize(opRegistry().size());
     std::string kind = device ? device : ctx->config.device;
     if (Status s = acquireDevice(kind, ordinal, ctx->config, &ctx->device))
       return setLastError(s);

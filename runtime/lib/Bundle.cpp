@@ -44,10 +44,10 @@ const char *codeFormatName(CodeFormat f) {
 namespace {
 // Every code-object target, once.
 constexpr CodeTarget kCodeTargets[] = {
-    {"gfx942", CodeFormat::Hsaco, "gfx942", 1},
-    {"gfx950", CodeFormat::Hsaco, "gfx950", 1},
-    {"sm_90a", CodeFormat::Ptx, "sm_90", 2},
-    {"sm_90", CodeFormat::Ptx, "sm_90", 1},
+    {"gfx942", CodeFormat::Hsaco, "gfx942", 1, TESSEL_DTYPE_FP8_E4M3FNUZ},
+    {"gfx950", CodeFormat::Hsaco, "gfx950", 1, TESSEL_DTYPE_FP8_E4M3FN},
+    {"sm_90a", CodeFormat::Ptx, "sm_90", 2, TESSEL_DTYPE_FP8_E4M3FN},
+    {"sm_90", CodeFormat::Ptx, "sm_90", 1, TESSEL_DTYPE_FP8_E4M3FN},
 };
 } // namespace
 

@@ -1,6 +1,7 @@
 //===- TunedTable.cpp - Tuned dispatch tables (CSV) -----------------------===//
 
 #include "TunedTable.h"
+#include "ops/OpRegistry.h"
 
 #include <algorithm>
 #include <cerrno>
@@ -17,45 +18,6 @@ namespace {
 // Tuned tables are a few kilobytes; a bigger file is a mistake.
 constexpr size_t kMaxTableBytes = size_t(16) << 20;
 } // namespace
-
-const TableSchema &indexerKCacheWriteSchema() {
-  static const TableSchema s = {
-      "indexer_k_cache_write",
-      {{"arch", ColumnType::String, true, 0},
-       {"cu_num", ColumnType::Int, true, 1},
-       {"head_dim", ColumnType::Int, true, 1},
-       {"kv_block_size", ColumnType::Int, true, 1},
-       {"k_dtype", ColumnType::String, true, 0},
-       {"preshuffle", ColumnType::Int, true, 0},
-       {"tokens", ColumnType::Int, true, 1},
-       {"kernel", ColumnType::String, false, 0},
-       {"tokens_per_program", ColumnType::Int, false, 1},
-       {"num_waves", ColumnType::Int, false, 1},
-       {"waves_per_eu", ColumnType::Int, false, 0},
-       {"us", ColumnType::Real, false, 0},
-       {"tbps", ColumnType::Real, false, 0}}};
-  return s;
-}
-
-const TableSchema &pagedMqaLogitsSchema() {
-  static const TableSchema s = {"paged_mqa_logits",
-                                {{"arch", ColumnType::String, true, 0},
-                                 {"cu_num", ColumnType::Int, true, 1},
-                                 {"heads", ColumnType::Int, true, 1},
-                                 {"head_dim", ColumnType::Int, true, 1},
-                                 {"kv_block_size", ColumnType::Int, true, 1},
-                                 {"preshuffle", ColumnType::Int, true, 0},
-                                 {"batch", ColumnType::Int, true, 1},
-                                 {"next_n", ColumnType::Int, true, 1},
-                                 {"context", ColumnType::Int, true, 1},
-                                 {"kernel", ColumnType::String, false, 0},
-                                 {"chunk_k", ColumnType::Int, false, 1},
-                                 {"waves_per_eu", ColumnType::Int, false, 0},
-                                 {"split_kv", ColumnType::Int, false, 1},
-                                 {"us", ColumnType::Real, false, 0},
-                                 {"tbps", ColumnType::Real, false, 0}}};
-  return s;
-}
 
 int64_t roundUpPow2(int64_t v) {
   int64_t p = 1;
@@ -228,8 +190,13 @@ Status parseTunedTable(const std::string &text, const std::string &name,
 }
 
 const std::vector<const TableSchema *> &tunedTableSchemas() {
-  static const std::vector<const TableSchema *> all = {
-      &indexerKCacheWriteSchema(), &pagedMqaLogitsSchema()};
+  static const std::vector<const TableSchema *> all = [] {
+    std::vector<const TableSchema *> v;
+    for (const OpSpec *op : opRegistry())
+      if (!op->schema.columns.empty())
+        v.push_back(&op->schema);
+    return v;
+  }();
   return all;
 }
 

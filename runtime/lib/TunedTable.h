@@ -58,15 +58,11 @@ struct TunedTable {
 Status parseTunedTable(const std::string &text, const std::string &name,
                        const TableSchema &schema, TunedTable &out);
 
-/// The schema of the indexer_k_cache_write table.
-const TableSchema &indexerKCacheWriteSchema();
-/// The schema of the paged_mqa_logits table (DESIGN.md section 4).
-const TableSchema &pagedMqaLogitsSchema();
-
 /// The built-in CSV text of an op's table ("" if none).
 const char *builtinTunedTable(const std::string &op);
 
-/// Every op's table schema, in a fixed order.
+/// Every op's table schema, in opRegistry() order (the ops declare them,
+/// runtime/lib/ops/).
 const std::vector<const TableSchema *> &tunedTableSchemas();
 
 /// Loads an op's table: TESSEL_TUNED_DIR/<op>.csv when tunedDir is set, else

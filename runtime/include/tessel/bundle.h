@@ -88,6 +88,8 @@ struct CodeTarget {
   /// Preference among the targets one device runs: higher wins. sm_90a
   /// (wgmma) outranks the portable sm_90 on an sm_90 device.
   int rank;
+  /// The fp8 format its kernels read and write (e4m3fnuz on gfx942).
+  tessel_dtype fp8;
 };
 
 /// The target called `name`, or null when Tessel has none of that name.

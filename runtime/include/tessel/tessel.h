@@ -155,11 +155,109 @@ TESSEL_API tessel_status tessel_memcpy(tessel_context *ctx, void *dst,
  *               cache are skipped by the kernel.
  *  kv_cache     [num_blocks, block_size, 1, 132] uint8, contiguous; per block
  *               block_size*128 fp8 values then block_size f32 scales.
- * The fp8 format is the target's (e4m3fnuz on gfx942, e4m3fn otherwise). */
+ * For token t: scale = max(amax_t, 1e-4) / fp8_max, with fp8_max = 448 for
+ * e4m3fn and 224 for e4m3fnuz (the target's format: e4m3fnuz on gfx942,
+ * e4m3fn otherwise); with scale_fmt = TESSEL_SCALE_FMT_UE8M0 the scale is
+ * rounded up to 2^ceil(log2(scale)). Values are fp8(k / scale), rounded to
+ * nearest even and saturated. */
+typedef enum tessel_scale_fmt {
+  TESSEL_SCALE_FMT_F32 = 0,  /* the f32 scale as computed */
+  TESSEL_SCALE_FMT_UE8M0 = 1 /* rounded up to a power of two */
+} tessel_scale_fmt;
+
+typedef struct tessel_k_cache_write_options {
+  /* 0: plain layout. 1: each block's value region is stored as
+   * [block_size/16][128/16][16 tokens][16 bytes] (byte (o, d) of a block at
+   * ((o/16)*8 + d/16)*256 + (o%16)*16 + d%16), scales unchanged; needs
+   * block_size % 16 == 0. */
+  int32_t preshuffle;
+  int32_t scale_fmt; /* a tessel_scale_fmt */
+} tessel_k_cache_write_options;
+
+/* options may be NULL (plain layout, f32 scale). */
+TESSEL_API tessel_status tessel_indexer_k_cache_write_opts(
+    tessel_context *ctx, const tessel_tensor *k,
+    const tessel_tensor *slot_mapping, const tessel_tensor *kv_cache,
+    const tessel_k_cache_write_options *options, tessel_stream stream);
+/* The same with the default options. */
 TESSEL_API tessel_status tessel_indexer_k_cache_write(
     tessel_context *ctx, const tessel_tensor *k,
     const tessel_tensor *slot_mapping, const tessel_tensor *kv_cache,
     tessel_stream stream);
+
+/* Fp8 paged MQA logits of the sparse-attention indexer (DESIGN.md 3.1).
+ *  q            [B, next_n, H, 128] fp8 (the target's format: an fp8 dtype
+ *               equal to it, or uint8 holding its bytes), contiguous, 16-byte
+ *               aligned. H in {16, 32, 64, 128}, next_n in 1..8.
+ *  kv_cache     [num_blocks, block_size, 1, 132] uint8, contiguous, 16-byte
+ *               aligned; block_size in {1, 16, 32, 64, 128, 256}; with
+ *               TESSEL_LOGITS_PRESHUFFLED the value regions are preshuffled
+ *               (see tessel_k_cache_write_options), which needs
+ *               block_size % 16 == 0.
+ *  weights      [B*next_n, H] f32, contiguous.
+ *  context_lens [B] or [B, next_n] int32, contiguous. Row r = b*next_n + j
+ *               sees len_r = context_lens[b] - next_n + j + 1 tokens (1-D;
+ *               negative counts as 0) or context_lens[b][j] (2-D). Every
+ *               value must be in [0, max_model_len].
+ *  block_tables [B, max_blocks_per_seq] int32, unit inner stride, any row
+ *               stride >= max_blocks_per_seq; block_tables[b][i] is the
+ *               physical block of tokens [i*block_size, (i+1)*block_size).
+ *  max_model_len  the output's columns, >= 0.
+ *  flags        TESSEL_LOGITS_* bits.
+ *  out          [B*next_n, max_model_len] f32, unit inner stride, row stride
+ *               >= max_model_len; offsets are 64-bit.
+ * out[r][t] = kscale[t] * sum_h relu(q[r,h,:] . k[t,:]) * weights[r][h] for
+ * t < len_r, and -inf for len_r <= t < max_model_len (unless
+ * TESSEL_LOGITS_NO_TAIL, which leaves those columns untouched).
+ * On the emu device the lengths and the block ids the rows reach (each must
+ * be < num_blocks, and a row's blocks must fit max_blocks_per_seq) are
+ * checked before the launch. On GPUs they live in device memory and are not
+ * read (no host sync): the caller guarantees them; shapes, dtypes, strides
+ * and alignment are checked everywhere. */
+#define TESSEL_LOGITS_PRESHUFFLED 1u
+#define TESSEL_LOGITS_NO_TAIL 2u
+TESSEL_API tessel_status tessel_paged_mqa_logits(
+    tessel_context *ctx, const tessel_tensor *q, const tessel_tensor *kv_cache,
+    const tessel_tensor *weights, const tessel_tensor *context_lens,
+    const tessel_tensor *block_tables, int64_t max_model_len, uint32_t flags,
+    const tessel_tensor *out, tessel_stream stream);
+
+/* The work schedule of the persistent logits variants (DESIGN.md 3.3).
+ *  context_lens [B] or [B, next_n] int32, contiguous, B >= 1 (the logits
+ *               rule: len_b is the longest row of batch b).
+ *  split_tokens tokens per segment, >= 1.
+ *  num_cus      units of work to balance, >= 1.
+ *  schedule     [num_cus + 1, 2] int32, contiguous: schedule[i] = (b, s),
+ *               unit i starts at segment s of batch b; the last pair is
+ *               (B, 0). Each unit gets floor(S/num_cus) or ceil(S/num_cus)
+ *               of the S = sum_b ceil(len_b / split_tokens) segments. */
+TESSEL_API tessel_status tessel_paged_mqa_logits_metadata(
+    tessel_context *ctx, const tessel_tensor *context_lens,
+    int32_t split_tokens, int32_t num_cus, const tessel_tensor *schedule,
+    tessel_stream stream);
+
+/* The op registry, for bindings (e.g. the Python module): a JSON document
+ * {"ops": [{"name", "index", "tensors": [{"name", "dtypes", "shapes",
+ * "written", "allocatable"}], "options": [{"name", "default", "min", "max",
+ * "choices", "names"}]}]} describing every op's C arguments in order. */
+TESSEL_API const char *tessel_op_registry_json(void);
+/* The index of an op by name, or -1. */
+TESSEL_API int tessel_op_find(const char *name);
+/* Runs op `op` with its tensors and options in the registry's order (the
+ * same checks as its typed entry point). */
+TESSEL_API tessel_status tessel_op_launch(tessel_context *ctx, int op,
+                                          const tessel_tensor *tensors,
+                                          size_t num_tensors,
+                                          const int64_t *options,
+                                          size_t num_options,
+                                          tessel_stream stream);
+/* The dtype, shape and dense strides of tensor `index` (an allocatable
+ * output) for the given inputs and options; that tensor's own entry in
+ * `tensors` is ignored. */
+TESSEL_API tessel_status tessel_op_output_shape(
+    int op, const tessel_tensor *tensors, size_t num_tensors,
+    const int64_t *options, size_t num_options, size_t index,
+    tessel_tensor *out);
 
 #ifdef __cplusplus
 }

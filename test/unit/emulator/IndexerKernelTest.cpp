@@ -137,7 +137,8 @@ Problem makeProblem(int T, int blockSize, int numBlocks, bool bf16,
   std::normal_distribution<float> nd(0.0f, 1.0f);
   p.k.resize((size_t)T * D * (bf16 ? 2 : 4));
   for (int t = 0; t < T; ++t) {
-    float mag = std::exp2((float)(t % 13) - 6.0f);
+    // Rows below the 1e-4 amax floor too (t % 19 == 7).
+    float mag = t % 19 == 7 ? 1e-6f : std::exp2((float)(t % 13) - 6.0f);
     for (int d = 0; d < D; ++d) {
       float v = (t % 17 == 5) ? 0.0f : nd(rng) * mag; // some all-zero rows
       if (bf16) {
@@ -160,11 +161,37 @@ Problem makeProblem(int T, int blockSize, int numBlocks, bool bf16,
   return p;
 }
 
-void runCase(const std::string &target, bool bf16, int64_t tppKnob) {
+// The writer's scale (DESIGN.md 3.4): max(amax, 1e-4) / fp8_max in f32,
+// fp8_max = 224 for e4m3fnuz and 448 for e4m3fn; with ue8m0 the smallest
+// power of two >= it (found by doubling).
+float referenceScale(double amax, bool fnuz, bool ue8m0) {
+  float s = (float)(std::max(amax, (double)1e-4f) / (fnuz ? 224.0 : 448.0));
+  if (!ue8m0)
+    return s;
+  double p = std::ldexp(1.0, -149);
+  while (p < s)
+    p *= 2;
+  return (float)p;
+}
+
+// Where value d of token-in-block o lies in its block (plain or the
+// preshuffled [block/16][8][16 tokens][16 bytes]).
+size_t valueOffset(bool preshuffle, int64_t o, int d) {
+  if (!preshuffle)
+    return o * D + d;
+  return ((o / 16) * 8 + d / 16) * 256 + (o % 16) * 16 + d % 16;
+}
+
+void runCase(const std::string &target, bool bf16, int64_t tppKnob,
+             bool preshuffle = false, bool ue8m0 = false) {
   SCOPED_TRACE(target + (bf16 ? " bf16" : " f32") +
-               " tokens_per_program=" + std::to_string(tppKnob));
+               " tokens_per_program=" + std::to_string(tppKnob) +
+               " preshuffle=" + std::to_string(preshuffle) +
+               " ue8m0=" + std::to_string(ue8m0));
   tessel::KnobBindings knobs = {{"k_bf16", bf16 ? 1 : 0},
-                                {"tokens_per_program", tppKnob}};
+                                {"tokens_per_program", tppKnob},
+                                {"preshuffle", preshuffle ? 1 : 0},
+                                {"scale_ue8m0", ue8m0 ? 1 : 0}};
   Compiled c = compile(target, knobs);
   ASSERT_TRUE(c.module);
   Module *m = c.module.get();
@@ -172,7 +199,6 @@ void runCase(const std::string &target, bool bf16, int64_t tppKnob) {
   EXPECT_EQ(tpp, tppKnob);
   const bool fnuz = target == "gfx942";
   // sm_90 uses OCP e4m3fn like gfx950.
-  const double fp8Max = fnuz ? 240.0 : 448.0;
   const int T = 203, blockSize = 64, numBlocks = 5;
   Problem p = makeProblem(T, blockSize, numBlocks, bf16, 99 + (unsigned)tpp);
   auto names = m->kernelNames();
@@ -204,17 +230,17 @@ void runCase(const std::string &target, bool bf16, int64_t tppKnob) {
     double amax = 0;
     for (int d = 0; d < D; ++d)
       amax = std::max(amax, std::fabs(p.kval(t, d)));
-    float scale = (float)(amax / fp8Max); // f32 division, correctly rounded
-    double divisor = scale == 0.0f ? 1.0 : scale;
+    float scale = referenceScale(amax, fnuz, ue8m0);
     int64_t blk = s / blockSize, off = s % blockSize;
-    size_t qBase = (size_t)blk * blockSize * (D + 4) + off * D;
-    size_t sBase = (size_t)blk * blockSize * (D + 4) + blockSize * D + off * 4;
+    size_t block = (size_t)blk * blockSize * (D + 4);
+    size_t sBase = block + blockSize * D + off * 4;
     for (int d = 0; d < D; ++d) {
-      float y = (float)(p.kval(t, d) / divisor); // correctly rounded f32 div
+      float y = (float)(p.kval(t, d) / scale); // correctly rounded f32 div
       int e = ref.encode(y);
-      if (p.cache[qBase + d] != e && badQ++ < 5)
+      size_t at = block + valueOffset(preshuffle, off, d);
+      if (p.cache[at] != e && badQ++ < 5)
         ADD_FAILURE() << target << " token " << t << " d " << d << ": byte "
-                      << (int)p.cache[qBase + d] << ", expected " << e;
+                      << (int)p.cache[at] << ", expected " << e;
     }
     float got;
     std::memcpy(&got, &p.cache[sBase], 4);
@@ -231,10 +257,11 @@ void runCase(const std::string &target, bool bf16, int64_t tppKnob) {
     if (written[s])
       continue;
     int64_t blk = s / blockSize, off = s % blockSize;
-    size_t qBase = (size_t)blk * blockSize * (D + 4) + off * D;
-    size_t sBase = (size_t)blk * blockSize * (D + 4) + blockSize * D + off * 4;
+    size_t block = (size_t)blk * blockSize * (D + 4);
+    size_t sBase = block + blockSize * D + off * 4;
     for (int d = 0; d < D; ++d)
-      ASSERT_EQ(p.cache[qBase + d], 0xAB) << "slot " << s;
+      ASSERT_EQ(p.cache[block + valueOffset(preshuffle, off, d)], 0xAB)
+          << "slot " << s;
     for (int i = 0; i < 4; ++i)
       ASSERT_EQ(p.cache[sBase + i], 0xAB) << "slot " << s;
   }
@@ -254,6 +281,19 @@ TEST(EmulatorIndexerKernel, Gfx950Bf16) { runAll("gfx950", true); }
 TEST(EmulatorIndexerKernel, Gfx950F32) { runAll("gfx950", false); }
 // The sm_90 SIMT IR runs in wave32.
 TEST(EmulatorIndexerKernel, Sm90Bf16) { runAll("sm_90", true); }
+// The preshuffled layout and power-of-two (ue8m0) scales.
+TEST(EmulatorIndexerKernel, Gfx942Preshuffle) {
+  runCase("gfx942", true, 16, true, false);
+}
+TEST(EmulatorIndexerKernel, Gfx942Ue8m0) {
+  runCase("gfx942", false, 16, false, true);
+}
+TEST(EmulatorIndexerKernel, Gfx950PreshuffleUe8m0) {
+  runCase("gfx950", true, 64, true, true);
+}
+TEST(EmulatorIndexerKernel, Sm90PreshuffleUe8m0) {
+  runCase("sm_90", true, 16, true, true);
+}
 
 // num_slots claims a larger cache than the buffer holds: the kernel's guard
 // lets the slot through, the emulator catches the out-of-bounds store.

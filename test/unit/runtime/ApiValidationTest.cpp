@@ -144,16 +144,16 @@ TEST_F(IndexerValidation, NullPointers) {
 TEST_F(IndexerValidation, K) {
   TearDown();
   expectBad([&] { k.dtype = TESSEL_DTYPE_F16; },
-            "k: dtype must be bf16 or f32, got f16");
+            "k: dtype must be f32 or bf16, got f16");
   expectBad([&] { k.dtype = static_cast<tessel_dtype>(99); },
-            "k: dtype must be bf16 or f32, got invalid");
+            "k: dtype must be f32 or bf16, got invalid");
   expectBad([&] { k.rank = 3; }, "k: rank must be 2, got 3");
   expectBad([&] { k.rank = -1; }, "k: rank must be 2, got -1");
   expectBad([&] { k.shape[1] = 64; }, "k: shape[1] (head_dim) must be 128");
   expectBad([&] { k.shape[0] = -1; }, "k: shape[0] = -1 is negative");
   expectBad([&] { k.strides[1] = 2; }, "k: inner stride must be 1, got 2");
   expectBad([&] { k.strides[0] = 100; },
-            "k: row stride 100 is smaller than head_dim");
+            "k: row stride 100 is smaller than a row (128 elements");
   expectBad([&] { k.strides[0] = -256; }, "k: strides[0] = -256 is negative");
   expectBad([&] { k.strides[0] = 130; },
             "k: row stride 130 must be a multiple of 8 elements");
@@ -165,7 +165,7 @@ TEST_F(IndexerValidation, K) {
         k.shape[0] = int64_t(1) << 40;
         s.shape[0] = k.shape[0];
       },
-      "k: 1099511627776 tokens exceed the kernel's i32 token count");
+      "k: shape[0] (T) must be in [0, 2147483647], got 1099511627776");
   expectBad([&] { k.strides[0] = (INT64_MAX / 16) * 8; },
             "k: extent overflows 64 bits");
   SetUp();
@@ -177,8 +177,9 @@ TEST_F(IndexerValidation, SlotMapping) {
             "slot_mapping: dtype must be int64, got int32");
   expectBad([&] { s.rank = 2; }, "slot_mapping: rank must be 1, got 2");
   expectBad([&] { s.shape[0] = 4; },
-            "slot_mapping: shape[0] = 4 does not match k's 5 tokens");
-  expectBad([&] { s.strides[0] = 2; }, "slot_mapping: stride must be 1, got 2");
+            "slot_mapping: shape[0] = 4 does not match T = 5 (k shape[0])");
+  expectBad([&] { s.strides[0] = 2; },
+            "slot_mapping: must be contiguous; strides[0] = 2, expected 1");
   expectBad([&] { s.data = static_cast<uint8_t *>(s.data) + 4; },
             "slot_mapping: data");
   // Slots past the cache (emu reads them: device memory is host memory).
@@ -199,8 +200,7 @@ TEST_F(IndexerValidation, KvCache) {
             "kv_cache: dtype must be uint8, got fp8_e4m3fn");
   expectBad([&] { c.rank = 3; }, "kv_cache: rank must be 4, got 3");
   expectBad([&] { c.shape[3] = 128; },
-            "kv_cache: shape[3] must be 132 (head_dim + 4 scale bytes), got "
-            "128");
+            "kv_cache: shape[3] (row_bytes) must be 132, got 128");
   expectBad([&] { c.shape[2] = 2; }, "kv_cache: shape[2] must be 1, got 2");
   expectBad([&] { c.shape[0] = 0; },
             "kv_cache: shape[0] (num_blocks) must be >= 1, got 0");
@@ -219,7 +219,7 @@ TEST_F(IndexerValidation, KvCache) {
         c.shape[1] = int64_t(1) << 30;
         c.strides[0] = c.shape[1] * 132;
       },
-      "kv_cache: size overflows 64 bits");
+      "kv_cache: extent overflows 64 bits");
   SetUp();
   // The size-1 dimension may have any stride.
   c.strides[2] = 7;

@@ -148,7 +148,11 @@ TEST(Marshalling, FlattensIntoThe19ParamAbi) {
       ArgKind::Ptr, ArgKind::Ptr, ArgKind::I64, ArgKind::I64, ArgKind::I64,
       ArgKind::Ptr, ArgKind::Ptr, ArgKind::I64, ArgKind::I64, ArgKind::I64,
       ArgKind::I32, ArgKind::I64, ArgKind::I32, ArgKind::I64};
-  EXPECT_EQ(indexerKCacheWriteAbi(), want);
+  const OpSpec &op = *findOp("indexer_k_cache_write");
+  std::vector<ArgKind> got;
+  for (const BundleArg &a : opAbi(op))
+    got.push_back(a.kind);
+  EXPECT_EQ(got, want);
 
   alignas(64) static uint8_t kmem[7 * 304 * 4];
   alignas(64) static int64_t smem[7];
@@ -157,11 +161,13 @@ TEST(Marshalling, FlattensIntoThe19ParamAbi) {
   tessel_tensor s = makeTensor(smem, TESSEL_DTYPE_I64, {7}, {1});
   tessel_tensor c = makeTensor(cmem, TESSEL_DTYPE_U8, {3, 32, 1, 132},
                                {32 * 132, 132, 132, 1});
-  IndexerProblem p;
-  Status st = validateIndexerKCacheWrite(&k, &s, &c, nullptr, p);
+  const tessel_tensor *ts[] = {&k, &s, &c};
+  OpCall call;
+  Status st = bindOpCall(op, ts, 3, nullptr, 0, nullptr, false, call);
   ASSERT_TRUE(st.isOk()) << st.message();
-  IndexerLaunchArgs a;
-  marshalIndexerKCacheWrite(p, a);
+  LaunchArgs a;
+  marshalOpCall(call, a);
+  ASSERT_EQ(a.count, 19u);
 
   auto ptrAt = [&](int i) { return *static_cast<void **>(a.params[i]); };
   auto i64At = [&](int i) { return *static_cast<int64_t *>(a.params[i]); };
@@ -190,7 +196,7 @@ TEST(Marshalling, FlattensIntoThe19ParamAbi) {
   EXPECT_EQ(i32At(17), 32);
   EXPECT_EQ(i64At(18), 96);
   // Every parameter points into the argument block (nothing allocated).
-  for (size_t i = 0; i < kIndexerNumParams; ++i) {
+  for (size_t i = 0; i < a.count; ++i) {
     auto *q = static_cast<uint8_t *>(a.params[i]);
     EXPECT_GE(q, reinterpret_cast<uint8_t *>(&a));
     EXPECT_LT(q, reinterpret_cast<uint8_t *>(&a) + sizeof(a));

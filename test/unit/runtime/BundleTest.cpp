@@ -250,7 +250,10 @@ TEST(Bundle, WriterRejectsInconsistentManifests) {
        "contains a NUL byte"},
       {"bad name", [](BundleEntry &e) { e.name = "a b"; },
        "is not an identifier"},
-      {"dup knob", [](BundleEntry &e) { e.knobs.push_back({"k_bf16", 0}); },
+      {"dup knob",
+       [](BundleEntry &e) {
+         e.knobs.push_back({"k_bf16", 0});
+       },
        "duplicate knob 'k_bf16'"},
   };
   for (const auto &c : cases) {

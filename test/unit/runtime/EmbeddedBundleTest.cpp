@@ -47,12 +47,14 @@ TEST(EmbeddedBundle, ContextsUseItUnlessTesselBundleIsSet) {
   ASSERT_EQ(tessel_indexer_k_cache_write(ctx, &tk, &ts, &tc, nullptr),
             TESSEL_SUCCESS)
       << tessel_last_error();
-  // Token 0 (amax 127) went to slot 3: scale = 127 / 240 (gfx942, fnuz).
+  // Token 0 (amax 127) went to slot 3: scale = 127 / 224 (gfx942: fp8_max
+  // of the e4m3fnuz writer is 224).
   float scale;
   memcpy(&scale, cache + 4 * 128 + 3 * 4, 4);
-  EXPECT_FLOAT_EQ(scale, 127.0f / 240.0f);
-  // Its largest value is the fnuz maximum, 240 = code 0x7f.
-  EXPECT_EQ(cache[3 * 128 + 127], 0x7f);
+  EXPECT_FLOAT_EQ(scale, 127.0f / 224.0f);
+  // Its largest value becomes 224 = 1.75 * 2^7: fnuz exponent field 7 + 8 =
+  // 15, mantissa 6 -> code 0x7e.
+  EXPECT_EQ(cache[3 * 128 + 127], 0x7e);
   tessel_context_destroy(ctx);
 
   // TESSEL_BUNDLE replaces the built-in bundle.

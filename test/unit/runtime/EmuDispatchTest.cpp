@@ -27,6 +27,7 @@ namespace {
 struct Problem {
   int64_t T, D = 128, rowStride, numBlocks, blockSize;
   bool bf16;
+  tessel_k_cache_write_options opts = {0, TESSEL_SCALE_FMT_F32};
   std::vector<uint8_t> kmem; // over-allocated for alignment
   void *k = nullptr;
   std::vector<int64_t> slots;
@@ -90,7 +91,8 @@ struct Problem {
     tessel_tensor tc =
         makeTensor(cache, TESSEL_DTYPE_U8, {numBlocks, blockSize, 1, 132},
                    {blockSize * 132, 132, 132, 1});
-    return tessel_indexer_k_cache_write(ctx, &tk, &ts, &tc, nullptr);
+    return tessel_indexer_k_cache_write_opts(ctx, &tk, &ts, &tc, &opts,
+                                             nullptr);
   }
 
   // Compares with the reference; returns the number of mismatching bytes.
@@ -98,7 +100,8 @@ struct Problem {
     std::vector<uint8_t> want(numBlocks * blockSize * 132, 0xCD);
     referenceKCacheWrite(
         f, T, [&](int64_t t, int64_t d) { return get(t, d); }, slots.data(),
-        numBlocks, blockSize, want);
+        numBlocks, blockSize, want, opts.preshuffle != 0,
+        opts.scale_fmt == TESSEL_SCALE_FMT_UE8M0);
     // Rows no valid slot names must keep their bytes exactly.
     std::vector<bool> written(numBlocks * blockSize, false);
     for (int64_t t = 0; t < T; ++t)
@@ -122,7 +125,8 @@ struct Problem {
             std::ldexp(1.0, std::ilogb(std::fmax(
                                 std::fmax(std::fabs(a), std::fabs(b)), 1e-30)) -
                                 3));
-        bool rowWritten = written[blk * blockSize + i / 128];
+        int64_t tok = opts.preshuffle ? i / 2048 * 16 + i % 256 / 16 : i / 128;
+        bool rowWritten = written[blk * blockSize + tok];
         if (!rowWritten || !(std::fabs(a - b) <= step * 1.0001)) {
           if (bad < 5)
             fprintf(stderr,
@@ -187,6 +191,53 @@ TEST_F(EmuDispatch, MatchesTheReferenceOnBothTargetsAndDtypes) {
           EXPECT_EQ(p.check(f), 0)
               << dev << " bf16=" << bf16 << " T=" << T << " stride=" << stride;
         }
+    tessel_context_destroy(ctx);
+  }
+}
+
+TEST_F(EmuDispatch, PreshuffledLayoutAndUe8m0ScalesMatchTheReference) {
+  tessel::Bundle b = fakeIndexerBundle();
+  for (const char *arch : {"gfx942", "gfx950"})
+    for (int bf16 = 0; bf16 < 2; ++bf16)
+      for (auto [ps, ue] : {std::pair{1, 0}, {0, 1}, {1, 1}})
+        b.entries.push_back(fakeIndexerEntry(arch, bf16, 4, 1, ps, ue));
+  unlink(bundlePath.c_str());
+  bundlePath = writeBundle(b);
+  for (const char *dev : {"emu:gfx942", "emu:gfx950"}) {
+    tessel_context *ctx = nullptr;
+    ASSERT_EQ(tessel_context_create(dev, 0, &ctx), TESSEL_SUCCESS);
+    ASSERT_EQ(tessel_context_load_bundle(ctx, bundlePath.c_str()),
+              TESSEL_SUCCESS)
+        << tessel_last_error();
+    Fp8 f = std::string(dev) == "emu:gfx942" ? Fp8::E4M3FNUZ : Fp8::E4M3FN;
+    int seed = 500;
+    for (auto [ps, ue] : {std::pair{1, 0}, {0, 1}, {1, 1}})
+      for (int64_t T : {1, 37, 300}) {
+        Problem p(T, 136, 16, 32, seed % 2 == 0, seed);
+        ++seed;
+        p.opts.preshuffle = ps;
+        p.opts.scale_fmt = ue ? TESSEL_SCALE_FMT_UE8M0 : TESSEL_SCALE_FMT_F32;
+        ASSERT_EQ(p.run(ctx), TESSEL_SUCCESS) << tessel_last_error();
+        EXPECT_EQ(p.check(f), 0)
+            << dev << " preshuffle=" << ps << " ue8m0=" << ue << " T=" << T;
+      }
+    // A preshuffled cache needs whole 16-token groups per block.
+    Problem odd(4, 128, 4, 24, true, 7);
+    odd.opts.preshuffle = 1;
+    EXPECT_EQ(odd.run(ctx), TESSEL_ERROR_INVALID_ARGUMENT);
+    EXPECT_NE(std::string(tessel_last_error())
+                  .find("kv_cache: the preshuffled layout needs block_size % "
+                        "16 == 0, got block_size 24"),
+              std::string::npos)
+        << tessel_last_error();
+    // Options outside their ranges are named.
+    Problem bad(4, 128, 4, 32, true, 8);
+    bad.opts.scale_fmt = 7;
+    EXPECT_EQ(bad.run(ctx), TESSEL_ERROR_INVALID_ARGUMENT);
+    EXPECT_NE(std::string(tessel_last_error())
+                  .find("scale_fmt must be in [0, 1], got 7"),
+              std::string::npos)
+        << tessel_last_error();
     tessel_context_destroy(ctx);
   }
 }

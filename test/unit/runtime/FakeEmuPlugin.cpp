@@ -2,7 +2,9 @@
 //
 // Implements tessel/emu_plugin.h without MLIR. Its "SIMT IR" is one line,
 //   FAKE-SIMT kernel=indexer_k_cache_write fp8=e4m3fn|e4m3fnuz tpp=N
-// and launching it runs a hand-written indexer_k_cache_write that reads its
+//             [preshuffle=0|1 ue8m0=0|1]
+// and launching it runs a hand-written indexer_k_cache_write (the engines'
+// scale convention of DESIGN.md 3.4, plain or preshuffled) that reads its
 // 19 flattened parameters exactly as the launch ABI lays them out, one
 // workgroup per tokens_per_program tokens, with every access bounds-checked
 // against its memref size (as the real emulator does). fp8 rounding here is
@@ -22,6 +24,7 @@ struct tessel_emu_module {
   std::string kernel;
   bool fnuz = false;
   long tpp = 1;
+  int preshuffle = 0, ue8m0 = 0;
 };
 
 extern "C" {
@@ -44,6 +47,9 @@ int tessel_emu_module_load(const char *ir, size_t len, tessel_emu_module **out,
     return 1;
   }
   auto *m = new tessel_emu_module;
+  const char *opt = strstr(text.c_str(), "preshuffle=");
+  if (opt)
+    sscanf(opt, "preshuffle=%d ue8m0=%d", &m->preshuffle, &m->ue8m0);
   m->kernel = kernel;
   m->fnuz = std::string(fp8) == "e4m3fnuz";
   m->tpp = tpp;
@@ -163,11 +169,19 @@ int tessel_emu_launch(tessel_emu_module *m, const char *kernel,
         vals[d] = v;
         amax = std::fmax(amax, std::fabs(v));
       }
-      float scale = amax / (m->fnuz ? 240.0f : 448.0f);
+      float scale = std::fmax(amax, 1e-4f) / (m->fnuz ? 224.0f : 448.0f);
+      if (m->ue8m0) {
+        uint32_t u;
+        std::memcpy(&u, &scale, 4);
+        u = (u + 0x7fffffu) & 0xff800000u;
+        std::memcpy(&scale, &u, 4);
+      }
       int64_t blk = s / bs, off = s % bs;
       int64_t base = blk * bs * (D + 4);
       for (int64_t d = 0; d < D; ++d) {
-        int64_t byte = base + off * D + d;
+        int64_t byte = base + (m->preshuffle ? (off / 16 * 8 + d / 16) * 256 +
+                                                   off % 16 * 16 + d % 16
+                                             : off * D + d);
         if (byte >= cSize) {
           snprintf(err, errLen, "out-of-bounds write of cache byte %lld",
                    (long long)byte);

@@ -73,7 +73,7 @@ std::string loadElement(bool bf16) {
 std::string handKernel(const std::string &arch, bool bf16) {
   bool fnuz = arch == "gfx942";
   std::string f8 = fnuz ? "f8E4M3FNUZ" : "f8E4M3FN";
-  std::string fmax = fnuz ? "240.0" : "448.0";
+  std::string fmax = fnuz ? "224.0" : "448.0"; // the writer's fp8_max
   std::string g8 = "memref<?xi8, #gpu.address_space<global>>";
   std::string g64 = "memref<?xi64, #gpu.address_space<global>>";
   std::string scaleStore;
@@ -135,7 +135,9 @@ gpu.func @indexer_k_cache_write(%k: )" +
       }
       %fmax = arith.constant )" +
          fmax + R"( : f32
-      %scale = arith.divf %amax, %fmax : f32
+      %floor = arith.constant 1.0e-4 : f32
+      %amaxc = arith.maximumf %amax, %floor : f32
+      %scale = arith.divf %amaxc, %fmax : f32
       %bs64 = arith.extsi %bs : i32 to i64
       %blk = arith.divsi %s, %bs64 : i64
       %off = arith.remsi %s, %bs64 : i64
@@ -403,11 +405,14 @@ TEST(HsacoAbi, MarshalledParamsMatchTheCodeObjectMetadata) {
   std::string error;
   ASSERT_TRUE(tessel::readBundleFile(TESSEL_KERNEL_BUNDLE, bundle, error))
       << error;
-  const std::vector<tessel::ArgKind> &abi = tessel::indexerKCacheWriteAbi();
   int checked = 0;
   for (const tessel::BundleEntry &e : bundle.entries) {
-    if (e.format != tessel::CodeFormat::Hsaco)
+    const tessel::OpSpec *op = tessel::findOpByKernel(e.kernel);
+    if (e.format != tessel::CodeFormat::Hsaco || !op)
       continue;
+    std::vector<tessel::ArgKind> abi;
+    for (const tessel::BundleArg &a : tessel::opAbi(*op))
+      abi.push_back(a.kind);
     tessel::Json resources;
     ASSERT_TRUE(tessel::Json::parse(e.resources, resources, error))
         << e.name << ": " << error;

@@ -31,11 +31,14 @@ inline std::vector<tessel::BundleArg> indexerArgs() {
 
 /// An emu (SIMT) variant for the fake emulator.
 inline tessel::BundleEntry fakeIndexerEntry(const std::string &arch, int bf16,
-                                            int tpp, int numWaves = 1) {
+                                            int tpp, int numWaves = 1,
+                                            int preshuffle = 0, int ue8m0 = 0) {
   tessel::BundleEntry e;
   e.name = "indexer_k_cache_write." + std::string(bf16 ? "bf16" : "f32") +
            ".t" + std::to_string(tpp) + ".w" + std::to_string(numWaves) + "." +
            arch;
+  if (preshuffle || ue8m0)
+    e.name += ".p" + std::to_string(preshuffle) + ".u" + std::to_string(ue8m0);
   e.kernel = "indexer_k_cache_write";
   e.target = arch;
   e.format = tessel::CodeFormat::Simt;
@@ -43,6 +46,10 @@ inline tessel::BundleEntry fakeIndexerEntry(const std::string &arch, int bf16,
              {"tokens_per_program", tpp},
              {"num_waves", numWaves},
              {"waves_per_eu", 0}};
+  if (preshuffle || ue8m0) {
+    e.knobs.push_back({"preshuffle", preshuffle});
+    e.knobs.push_back({"scale_ue8m0", ue8m0});
+  }
   e.args = indexerArgs();
   e.block[0] = 64 * numWaves;
   e.resources = "{\"vgpr\":32}";
@@ -50,6 +57,9 @@ inline tessel::BundleEntry fakeIndexerEntry(const std::string &arch, int bf16,
   e.code = "FAKE-SIMT kernel=indexer_k_cache_write fp8=" +
            std::string(arch == "gfx942" ? "e4m3fnuz" : "e4m3fn") +
            " tpp=" + std::to_string(tpp);
+  if (preshuffle || ue8m0)
+    e.code += " preshuffle=" + std::to_string(preshuffle) +
+              " ue8m0=" + std::to_string(ue8m0);
   return e;
 }
 

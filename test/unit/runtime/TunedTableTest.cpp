@@ -14,18 +14,20 @@ using namespace tessel_test;
 
 namespace {
 
+const OpSpec &indexerOp() { return *findOp("indexer_k_cache_write"); }
+
 const char *kHeader = "arch,cu_num,head_dim,kv_block_size,k_dtype,preshuffle,"
                       "tokens,kernel,tokens_per_program,num_waves,"
                       "waves_per_eu,us,tbps\n";
 
 Status parse(const std::string &body, TunedTable &t) {
   return parseTunedTable(std::string(kHeader) + body, "t.csv",
-                         indexerKCacheWriteSchema(), t);
+                         indexerOp().schema, t);
 }
 
 std::string parseError(const std::string &text) {
   TunedTable t;
-  Status s = parseTunedTable(text, "bad.csv", indexerKCacheWriteSchema(), t);
+  Status s = parseTunedTable(text, "bad.csv", indexerOp().schema, t);
   EXPECT_FALSE(s.isOk()) << text;
   EXPECT_EQ(s.code(), TESSEL_ERROR_TABLE);
   return s.message();
@@ -48,15 +50,22 @@ struct Fixture {
   }
 };
 
-IndexerKey key(int64_t tokens, int64_t cu = 304, int bf16 = 1,
-               int64_t bs = 64) {
-  IndexerKey k;
-  k.cuNum = cu;
-  k.blockSize = bs;
-  k.kBf16 = bf16;
-  k.tokens = tokens;
-  return k;
+// A call of the indexer op as the dispatcher sees it.
+OpCall key(int64_t tokens, int cu = 304, int bf16 = 1, int64_t bs = 64) {
+  const OpSpec &op = indexerOp();
+  OpCall c;
+  c.op = &op;
+  c.cuNum = cu;
+  c.set(op.symbol("T"), tokens);
+  c.set(op.symbol("head_dim"), 128);
+  c.set(op.symbol("block_size"), bs);
+  c.set(op.symbol("k_bf16"), bf16);
+  c.set(op.symbol("preshuffle"), 0);
+  c.set(op.symbol("scale_fmt"), 0);
+  return c;
 }
+
+OpPick pick(const OpDispatch &d, OpCall c) { return d.pick(c); }
 
 } // namespace
 
@@ -68,7 +77,7 @@ TEST(TunedTable, ParsesCommentsBlanksSpacesAndColumnOrder) {
                      "waves_per_eu,us,tbps\r\n"
                      "  # indented comment\n"
                      "64, gfx942 ,304,128,64,bf16,0,kern,4,2,1,3.5,1.25\r\n";
-  Status s = parseTunedTable(text, "x.csv", indexerKCacheWriteSchema(), t);
+  Status s = parseTunedTable(text, "x.csv", indexerOp().schema, t);
   ASSERT_TRUE(s.isOk()) << s.message();
   ASSERT_EQ(t.rows.size(), 1u);
   const auto &c = t.rows[0].cells; // schema order
@@ -134,10 +143,10 @@ TEST(TunedTable, MalformedFilesNameFileLineAndColumn) {
 
 TEST(TunedTable, BuiltInTablesParse) {
   TunedTable t;
-  Status s = loadTunedTable("", indexerKCacheWriteSchema(), t);
+  Status s = loadTunedTable("", indexerOp().schema, t);
   ASSERT_TRUE(s.isOk()) << s.message();
   EXPECT_GT(t.rows.size(), 0u);
-  s = loadTunedTable("", pagedMqaLogitsSchema(), t);
+  s = loadTunedTable("", findOp("paged_mqa_logits")->schema, t);
   EXPECT_TRUE(s.isOk()) << s.message();
 }
 
@@ -149,12 +158,12 @@ TEST(TunedTable, TunedDirOverridesAndReportsErrors) {
   ASSERT_TRUE(writeBytes(file, std::string(kHeader) +
                                    "gfx950,1,128,16,f32,0,8,k,2,1,0,0,0\n"));
   TunedTable t;
-  Status s = loadTunedTable(dir, indexerKCacheWriteSchema(), t);
+  Status s = loadTunedTable(dir, indexerOp().schema, t);
   ASSERT_TRUE(s.isOk()) << s.message();
   ASSERT_EQ(t.rows.size(), 1u);
   EXPECT_EQ(t.rows[0].cells[3].i, 16);
   ASSERT_TRUE(writeBytes(file, std::string(kHeader) + "gfx950,1\n"));
-  s = loadTunedTable(dir, indexerKCacheWriteSchema(), t);
+  s = loadTunedTable(dir, indexerOp().schema, t);
   EXPECT_EQ(s.code(), TESSEL_ERROR_TABLE);
   EXPECT_NE(s.message().find(file + ":2:"), std::string::npos) << s.message();
   unlink(file.c_str());
@@ -202,8 +211,7 @@ struct TunedDir {
 
 TEST(TunedTable, MissingTunedDirIsAnError) {
   TunedTable t;
-  Status s = loadTunedTable("/nonexistent/tessel-tuned",
-                            indexerKCacheWriteSchema(), t);
+  Status s = loadTunedTable("/nonexistent/tessel-tuned", indexerOp().schema, t);
   EXPECT_EQ(s.code(), TESSEL_ERROR_IO);
   EXPECT_NE(s.message().find("TESSEL_TUNED_DIR '/nonexistent/tessel-tuned': "
                              "No such file or directory"),
@@ -212,7 +220,7 @@ TEST(TunedTable, MissingTunedDirIsAnError) {
   TunedDir d;
   std::string notDir = d.file("plain");
   ASSERT_TRUE(writeBytes(notDir, "x"));
-  s = loadTunedTable(notDir, indexerKCacheWriteSchema(), t);
+  s = loadTunedTable(notDir, indexerOp().schema, t);
   EXPECT_NE(
       s.message().find("TESSEL_TUNED_DIR '" + notDir + "' is not a directory"),
       std::string::npos)
@@ -224,7 +232,7 @@ TEST(TunedTable, BrokenSymlinkIsAnError) {
   std::string csv = d.file("indexer_k_cache_write.csv");
   ASSERT_EQ(0, symlink((d.path + "/gone.csv").c_str(), csv.c_str()));
   TunedTable t;
-  Status s = loadTunedTable(d.path, indexerKCacheWriteSchema(), t);
+  Status s = loadTunedTable(d.path, indexerOp().schema, t);
   EXPECT_EQ(s.code(), TESSEL_ERROR_IO);
   EXPECT_NE(
       s.message().find("tuned table '" + csv + "' is a broken symbolic link"),
@@ -236,7 +244,7 @@ TEST(TunedTable, MissingTableFallsBackWithANote) {
   TunedDir d;
   TunedTable t;
   std::string note;
-  Status s = loadTunedTable(d.path, indexerKCacheWriteSchema(), t, &note);
+  Status s = loadTunedTable(d.path, indexerOp().schema, t, &note);
   ASSERT_TRUE(s.isOk()) << s.message();
   EXPECT_EQ(t.file, "<built-in>/indexer_k_cache_write.csv");
   EXPECT_EQ(note, "TESSEL_TUNED_DIR '" + d.path +
@@ -327,51 +335,51 @@ TEST(Dispatch, ExactThenNearestBucketThenHeuristic) {
             "gfx950,256,128,64,bf16,0,16,indexer_k_cache_write,4,1,0,0,0\n",
             t);
   ASSERT_TRUE(s.isOk()) << s.message();
-  IndexerDispatch d;
+  OpDispatch d;
   std::vector<std::string> warnings;
-  d.build(t, "gfx942", f.ptrs, warnings);
+  d.build(indexerOp(), t, "gfx942", f.ptrs, warnings);
   EXPECT_TRUE(warnings.empty());
   ASSERT_EQ(d.rows().size(), 3u); // the gfx950 row is another arch
 
-  IndexerPick p = d.pick(key(1024));
+  OpPick p = pick(d, key(1024));
   EXPECT_EQ(p.rule, PickRule::Exact);
   EXPECT_EQ(p.line, 3);
   EXPECT_EQ(p.variant, f.ptrs[1]);
 
   // 700 tokens -> bucket 1024 (power of two above).
-  p = d.pick(key(700));
+  p = pick(d, key(700));
   EXPECT_EQ(p.rule, PickRule::Nearest);
   EXPECT_EQ(p.line, 3);
   // 3000 -> bucket 4096: absent; nearest in log2 are 1024 (2 away) and 8192
   // (1 away) -> 8192.
-  p = d.pick(key(3000));
+  p = pick(d, key(3000));
   EXPECT_EQ(p.rule, PickRule::Nearest);
   EXPECT_EQ(p.line, 4);
   EXPECT_EQ(p.variant, f.ptrs[2]);
   // 128 -> bucket 128: 16 is 3 away, 1024 is 3 away: the tie goes to the
   // larger bucket.
-  p = d.pick(key(128));
+  p = pick(d, key(128));
   EXPECT_EQ(p.line, 3);
   // A different CU count uses the nearest CU count's rows.
-  p = d.pick(key(16, 80));
+  p = pick(d, key(16, 80));
   EXPECT_EQ(p.rule, PickRule::Nearest);
   EXPECT_EQ(p.line, 2);
 
   // No row for f32: the heuristic. T=10000, cu=304: cap = 10000/608 = 16 ->
   // largest tokens_per_program <= 16 among f32 variants = 1.
-  p = d.pick(key(10000, 304, 0));
+  p = pick(d, key(10000, 304, 0));
   EXPECT_EQ(p.rule, PickRule::Heuristic);
   EXPECT_EQ(p.variant, f.ptrs[3]);
   // No row for block size 16: heuristic over bf16 variants.
   // T=5000: cap = 5000/608 = 8 -> tpp 8.
-  p = d.pick(key(5000, 304, 1, 16));
+  p = pick(d, key(5000, 304, 1, 16));
   EXPECT_EQ(p.rule, PickRule::Heuristic);
   EXPECT_EQ(p.variant, f.ptrs[2]);
   // T=2000: cap = 3 -> rounded down to 2 -> largest tpp <= 2 is 1.
-  p = d.pick(key(2000, 304, 1, 16));
+  p = pick(d, key(2000, 304, 1, 16));
   EXPECT_EQ(p.variant, f.ptrs[0]);
   // T=3000: cap = 4 -> tpp 4.
-  p = d.pick(key(3000, 304, 1, 16));
+  p = pick(d, key(3000, 304, 1, 16));
   EXPECT_EQ(p.variant, f.ptrs[1]);
 }
 
@@ -386,15 +394,15 @@ TEST(Dispatch, RowsWithoutAVariantAreSkippedWithAWarning) {
             "gfx942,304,128,64,fp16,0,32,indexer_k_cache_write,1,1,0,0,0\n",
             t)
           .isOk());
-  IndexerDispatch d;
+  OpDispatch d;
   std::vector<std::string> warnings;
-  d.build(t, "gfx942", f.ptrs, warnings);
+  d.build(indexerOp(), t, "gfx942", f.ptrs, warnings);
   EXPECT_TRUE(d.rows().empty());
   ASSERT_EQ(warnings.size(), 3u);
   EXPECT_NE(warnings[0].find("t.csv:2:"), std::string::npos) << warnings[0];
   EXPECT_NE(warnings[0].find("tokens_per_program=2"), std::string::npos);
   EXPECT_NE(warnings[2].find("k_dtype 'fp16'"), std::string::npos);
-  IndexerPick p = d.pick(key(16));
+  OpPick p = pick(d, key(16));
   EXPECT_EQ(p.rule, PickRule::Heuristic);
   EXPECT_EQ(p.variant, f.ptrs[0]);
 }
@@ -409,25 +417,25 @@ TEST(Dispatch, HeuristicTiesGoToMoreWaves) {
   f.finish();
   TunedTable t;
   ASSERT_TRUE(parse("", t).isOk());
-  IndexerDispatch d;
+  OpDispatch d;
   std::vector<std::string> warnings;
-  d.build(t, "gfx942", f.ptrs, warnings);
+  d.build(indexerOp(), t, "gfx942", f.ptrs, warnings);
   // T=40000, cu=304: cap = 40000/608 = 65 -> 64; of the two tpp=64
   // variants, the one with 4 waves.
-  IndexerPick p = d.pick(key(40000));
+  OpPick p = pick(d, key(40000));
   EXPECT_EQ(p.rule, PickRule::Heuristic);
   EXPECT_EQ(p.variant, f.ptrs[4]);
   // T=5000: cap 8, nothing fits: the smallest tpp (16), with the most waves.
-  p = d.pick(key(5000));
+  p = pick(d, key(5000));
   EXPECT_EQ(p.variant, f.ptrs[1]);
 }
 
 TEST(Dispatch, NoVariantsMeansNoPick) {
-  IndexerDispatch d;
+  OpDispatch d;
   TunedTable t;
   std::vector<std::string> warnings;
-  d.build(t, "gfx942", {}, warnings);
-  IndexerPick p = d.pick(key(16));
+  d.build(indexerOp(), t, "gfx942", {}, warnings);
+  OpPick p = pick(d, key(16));
   EXPECT_EQ(p.rule, PickRule::None);
   EXPECT_EQ(p.variant, nullptr);
 }
@@ -449,7 +457,7 @@ TEST(TunedTable, SurvivesRandomBytes) {
       text.resize(rng() % (text.size() + 1));
     }
     TunedTable t;
-    Status s = parseTunedTable(text, "fuzz.csv", indexerKCacheWriteSchema(), t);
+    Status s = parseTunedTable(text, "fuzz.csv", indexerOp().schema, t);
     if (!s.isOk()) {
       EXPECT_EQ(s.code(), TESSEL_ERROR_TABLE);
       EXPECT_EQ(s.message().rfind("fuzz.csv:", 0), 0u) << s.message();

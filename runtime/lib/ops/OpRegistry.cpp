@@ -1,0 +1,1090 @@
+//===- OpRegistry.cpp - Validation, marshalling and dispatch of ops -------===//
+//
+// The generic machinery behind every OpSpec (OpRegistry.h). Nothing here
+// knows a particular op.
+//
+//===----------------------------------------------------------------------===//
+
+#include "OpRegistry.h"
+#include "../Context.h"
+
+#include <algorithm>
+#include <cinttypes>
+#include <cstdio>
+#include <cstdlib>
+#include <cstring>
+
+namespace tessel {
+
+//===----------------------------------------------------------------------===//
+// Small helpers
+//===----------------------------------------------------------------------===//
+
+const char *dtypeName(int32_t t) {
+  switch (t) {
+  case TESSEL_DTYPE_F32:
+    return "f32";
+  case TESSEL_DTYPE_BF16:
+    return "bf16";
+  case TESSEL_DTYPE_F16:
+    return "f16";
+  case TESSEL_DTYPE_U8:
+    return "uint8";
+  case TESSEL_DTYPE_I32:
+    return "int32";
+  case TESSEL_DTYPE_I64:
+    return "int64";
+  case TESSEL_DTYPE_FP8_E4M3FN:
+    return "fp8_e4m3fn";
+  case TESSEL_DTYPE_FP8_E4M3FNUZ:
+    return "fp8_e4m3fnuz";
+  default:
+    return "invalid";
+  }
+}
+
+const char *pickRuleName(PickRule r) {
+  switch (r) {
+  case PickRule::Exact:
+    return "exact";
+  case PickRule::Nearest:
+    return "nearest-bucket";
+  case PickRule::Heuristic:
+    return "heuristic";
+  case PickRule::None:
+    return "none";
+  }
+  return "?";
+}
+
+tessel_dtype fp8DtypeOfArch(const std::string &arch) {
+  const CodeTarget *t = preferredCodeTarget(arch);
+  return t ? t->fp8 : TESSEL_DTYPE_FP8_E4M3FN;
+}
+
+Status opError(const OpCall &c, const char *fmt, ...) {
+  char buf[512];
+  va_list ap;
+  va_start(ap, fmt);
+  vsnprintf(buf, sizeof(buf), fmt, ap);
+  va_end(ap);
+  return Status::error(TESSEL_ERROR_INVALID_ARGUMENT,
+                       std::string(c.op->name) + ": " + buf);
+}
+
+namespace {
+
+// Reads a tensor's dtype as a plain integer: callers may store any value in
+// the enum field, and loading an out-of-range enum is undefined in C++.
+int32_t rawDtype(const tessel_tensor *t) {
+  int32_t v;
+  static_assert(sizeof(t->dtype) == sizeof(v), "dtype is 32-bit");
+  memcpy(&v, &t->dtype, sizeof(v));
+  return v;
+}
+
+std::string dtypeList(DtypeSet s) {
+  std::vector<std::string> names;
+  for (int d = 0; d < 32; ++d)
+    if (s & (1u << d))
+      names.push_back(dtypeName(d));
+  std::string out;
+  for (size_t i = 0; i < names.size(); ++i)
+    out += (i == 0 ? "" : i + 1 == names.size() ? " or " : ", ") + names[i];
+  return out;
+}
+
+std::string domainText(const SymbolSpec &s) {
+  if (!s.choices.empty()) {
+    std::string out = "one of ";
+    for (size_t i = 0; i < s.choices.size(); ++i)
+      out += format("%s%lld", i ? ", " : "", (long long)s.choices[i]);
+    return out;
+  }
+  if (s.min == s.max)
+    return format("%lld", (long long)s.min);
+  if (s.max == INT64_MAX)
+    return format(">= %lld", (long long)s.min);
+  return format("in [%lld, %lld]", (long long)s.min, (long long)s.max);
+}
+
+bool inDomain(const SymbolSpec &s, int64_t v) {
+  if (!s.choices.empty())
+    return std::find(s.choices.begin(), s.choices.end(), v) != s.choices.end();
+  return v >= s.min && v <= s.max;
+}
+
+int log2Floor(int64_t v) {
+  int l = 0;
+  while (v > 1) {
+    v >>= 1;
+    ++l;
+  }
+  return l;
+}
+
+//===----------------------------------------------------------------------===//
+// Registration: resolve names, parse expressions
+//===----------------------------------------------------------------------===//
+
+std::vector<const OpSpec *> &mutableRegistry() {
+  static std::vector<const OpSpec *> r;
+  return r;
+}
+
+bool parseExpr(const OpSpec &op, const char *text, Expr &e, std::string &err) {
+  e.text = text;
+  e.terms.clear();
+  std::string s = text;
+  size_t pos = 0;
+  while (pos <= s.size()) {
+    size_t plus = s.find('+', pos);
+    std::string term = s.substr(
+        pos, plus == std::string::npos ? std::string::npos : plus - pos);
+    Expr::Term t;
+    size_t p2 = 0;
+    while (p2 <= term.size()) {
+      size_t star = term.find('*', p2);
+      std::string f = term.substr(
+          p2, star == std::string::npos ? std::string::npos : star - p2);
+      int64_t lit;
+      if (parseInt64(f, lit)) {
+        t.coeff *= lit;
+      } else {
+        int idx = op.symbol(f.c_str());
+        if (idx < 0) {
+          err = format("dim '%s' names no symbol '%s'", text, f.c_str());
+          return false;
+        }
+        t.symbols.push_back(idx);
+      }
+      if (star == std::string::npos)
+        break;
+      p2 = star + 1;
+    }
+    e.terms.push_back(t);
+    if (plus == std::string::npos)
+      break;
+    pos = plus + 1;
+  }
+  return true;
+}
+
+void resolve(OpSpec &op) {
+  auto fail = [&](const std::string &m) {
+    if (op.defect.empty())
+      op.defect = std::string(op.name) + ": " + m;
+  };
+  if (op.symbols.size() > size_t(kMaxOpSymbols) ||
+      op.tensors.size() > size_t(kMaxOpTensors))
+    fail("too many symbols or tensors");
+  for (size_t i = 0; i < op.symbols.size(); ++i)
+    for (size_t j = 0; j < i; ++j)
+      if (!strcmp(op.symbols[i].name, op.symbols[j].name))
+        fail(format("symbol '%s' declared twice", op.symbols[i].name));
+  auto sym = [&](const char *n) {
+    int i = n ? op.symbol(n) : -1;
+    if (n && i < 0)
+      fail(format("no symbol '%s'", n));
+    return i;
+  };
+  auto col = [&](const char *n) {
+    for (size_t i = 0; i < op.schema.columns.size(); ++i)
+      if (!strcmp(op.schema.columns[i].name, n))
+        return int(i);
+    fail(format("no table column '%s'", n));
+    return -1;
+  };
+  for (size_t t = 0; t < op.tensors.size() && t < size_t(kMaxOpTensors); ++t) {
+    const TensorSpec &ts = op.tensors[t];
+    if (ts.shapes.empty() || ts.shapes.size() > 2)
+      fail(format("tensor '%s' needs one or two shapes", ts.name));
+    for (size_t a = 0; a < ts.shapes.size() && a < 2; ++a) {
+      op.shapeExprs[t][a].clear();
+      for (const char *d : ts.shapes[a]) {
+        Expr e;
+        std::string err;
+        if (!parseExpr(op, d, e, err))
+          fail(format("tensor '%s': %s", ts.name, err.c_str()));
+        op.shapeExprs[t][a].push_back(e);
+      }
+    }
+    op.tensorRowStride.push_back(sym(ts.rowStride));
+  }
+  op.optionSym.clear();
+  for (const OptionSpec &o : op.options)
+    op.optionSym.push_back(sym(o.symbol));
+  op.paramRef.clear();
+  for (const ParamSpec &p : op.params)
+    op.paramRef.push_back(p.kind == ParamSpec::Scalar ? sym(p.symbol)
+                          : p.tensor                  ? op.tensor(p.tensor)
+                                                      : -1);
+  for (size_t i = 0; i < op.params.size(); ++i)
+    if (op.params[i].kind == ParamSpec::Memref && op.params[i].tensor &&
+        op.paramRef[i] < 0)
+      fail(format("param '%s' names no tensor", op.params[i].name));
+  op.keySym.clear();
+  op.keyCol.clear();
+  for (const KeyColumn &k : op.key) {
+    op.keySym.push_back(sym(k.symbol));
+    op.keyCol.push_back(col(k.column));
+  }
+  op.callKnobSym.clear();
+  for (const CallKnob &k : op.callKnobs)
+    op.callKnobSym.push_back(sym(k.symbol));
+  op.rowKnobCol.clear();
+  for (const RowKnob &k : op.rowKnobs)
+    op.rowKnobCol.push_back(col(k.column));
+  op.rowValueCol.clear();
+  op.rowValueSym.clear();
+  for (const RowValue &v : op.rowValues) {
+    op.rowValueCol.push_back(col(v.column));
+    op.rowValueSym.push_back(sym(v.symbol));
+  }
+  op.kernelCol = op.schema.columns.empty() ? -1 : col("kernel");
+  if (op.key.size() > 16 || op.rowKnobs.size() > 16 || op.rowValues.size() > 8)
+    fail("too many key, knob or value columns");
+  size_t flat = 0;
+  for (const ParamSpec &p : op.params)
+    flat += p.kind == ParamSpec::Memref ? 5 : 1;
+  if (flat > size_t(kMaxOpParams))
+    fail("too many kernel parameters");
+}
+
+} // namespace
+
+int OpSpec::symbol(const char *n) const {
+  for (size_t i = 0; i < symbols.size(); ++i)
+    if (!strcmp(symbols[i].name, n))
+      return int(i);
+  return -1;
+}
+
+int OpSpec::tensor(const char *n) const {
+  for (size_t i = 0; i < tensors.size(); ++i)
+    if (!strcmp(tensors[i].name, n))
+      return int(i);
+  return -1;
+}
+
+OpRegistrar::OpRegistrar(OpSpec &spec) {
+  resolve(spec);
+  auto &r = mutableRegistry();
+  r.push_back(&spec);
+  std::sort(r.begin(), r.end(), [](const OpSpec *a, const OpSpec *b) {
+    return strcmp(a->name, b->name) < 0;
+  });
+}
+
+const std::vector<const OpSpec *> &opRegistry() { return mutableRegistry(); }
+
+const OpSpec *findOp(const std::string &name) {
+  for (const OpSpec *op : opRegistry())
+    if (name == op->name)
+      return op;
+  return nullptr;
+}
+
+const OpSpec *findOpByKernel(const std::string &kernel) {
+  for (const OpSpec *op : opRegistry())
+    if (kernel == op->kernel)
+      return op;
+  return nullptr;
+}
+
+int opIndex(const OpSpec &op) {
+  const auto &r = opRegistry();
+  for (size_t i = 0; i < r.size(); ++i)
+    if (r[i] == &op)
+      return int(i);
+  return -1;
+}
+
+//===----------------------------------------------------------------------===//
+// Launch ABI
+//===----------------------------------------------------------------------===//
+
+std::vector<BundleArg> opAbi(const OpSpec &op) {
+  std::vector<BundleArg> a;
+  for (const ParamSpec &p : op.params) {
+    if (p.kind == ParamSpec::Scalar) {
+      a.push_back({p.name, p.scalarKind, p.scalarKind == ArgKind::I64 ? 8 : 4});
+      continue;
+    }
+    for (const char *f : {"allocated", "aligned", "offset", "size", "stride"}) {
+      bool ptr = !strcmp(f, "allocated") || !strcmp(f, "aligned");
+      a.push_back({std::string(p.name) + "." + f,
+                   ptr ? ArgKind::Ptr : ArgKind::I64, 8});
+    }
+  }
+  return a;
+}
+
+namespace {
+std::string signatureText(const OpSpec &op) {
+  std::string s;
+  for (const ParamSpec &p : op.params)
+    s += format("%s%s %s", s.empty() ? "" : ", ",
+                p.kind == ParamSpec::Memref ? "memref"
+                                            : argKindName(p.scalarKind),
+                p.name);
+  return s;
+}
+} // namespace
+
+Status checkOpAbi(const OpSpec &op, const BundleEntry &e) {
+  std::vector<BundleArg> abi = opAbi(op);
+  auto bad = [&](const std::string &why) {
+    return Status::error(
+        TESSEL_ERROR_BUNDLE,
+        format("code object '%s': its %zu arguments do not match the launch "
+               "ABI of %s (%zu params: %s): %s",
+               e.name.c_str(), e.args.size(), op.kernel, abi.size(),
+               signatureText(op).c_str(), why.c_str()));
+  };
+  if (e.args.size() != abi.size())
+    return bad(format("expected %zu", abi.size()));
+  // Kinds only: the JIT names arguments by position (arg0.allocated, ...).
+  for (size_t i = 0; i < abi.size(); ++i) {
+    if (e.args[i].kind != abi[i].kind)
+      return bad(format("argument %zu (%s) is %s, expected %s", i,
+                        e.args[i].name.c_str(), argKindName(e.args[i].kind),
+                        argKindName(abi[i].kind)));
+  }
+  for (const KnobRule &r : op.knobRules) {
+    int64_t v;
+    bool has = e.knob(r.knob, v);
+    if (!has && r.required)
+      return Status::error(TESSEL_ERROR_BUNDLE,
+                           format("code object '%s': knob %s is missing",
+                                  e.name.c_str(), r.knob));
+    if (has && (v < r.min || v > r.max))
+      return Status::error(
+          TESSEL_ERROR_BUNDLE,
+          format("code object '%s': knob %s must be in [%lld, %lld], got %lld",
+                 e.name.c_str(), r.knob, (long long)r.min, (long long)r.max,
+                 (long long)v));
+  }
+  return Status::ok();
+}
+
+//===----------------------------------------------------------------------===//
+// Validation
+//===----------------------------------------------------------------------===//
+
+bool evalExpr(const Expr &e, const OpCall &c, int64_t &out) {
+  int64_t sum = 0;
+  for (const Expr::Term &t : e.terms) {
+    int64_t v = t.coeff;
+    for (int s : t.symbols) {
+      if (!c.bound[s] || __builtin_mul_overflow(v, c.sym[s], &v))
+        return false;
+    }
+    if (__builtin_add_overflow(sum, v, &sum))
+      return false;
+  }
+  out = sum;
+  return true;
+}
+
+namespace {
+
+std::string originText(const OpCall &c, int s) {
+  int o = c.origin[s];
+  if (o < 0)
+    return "";
+  return format(" (%s shape[%d])", c.op->tensors[o / 16].name, o % 16);
+}
+
+Status bindOption(OpCall &c, size_t i, int64_t v) {
+  const OpSpec &op = *c.op;
+  int s = op.optionSym[i];
+  const SymbolSpec &ss = op.symbols[s];
+  if (!inDomain(ss, v))
+    return opError(c, "%s must be %s, got %lld", ss.name,
+                   domainText(ss).c_str(), (long long)v);
+  c.set(s, v);
+  c.origin[s] = -1;
+  return Status::ok();
+}
+
+Status checkDims(OpCall &c, int ti) {
+  const OpSpec &op = *c.op;
+  const TensorSpec &ts = op.tensors[ti];
+  const tessel_tensor &t = *c.t[ti];
+  const std::vector<Expr> &dims = op.shapeExprs[ti][c.rankAlt[ti]];
+  for (int d = 0; d < t.rank; ++d) {
+    const Expr &e = dims[d];
+    int single = e.single();
+    int64_t got = t.shape[d];
+    if (single >= 0 && !c.bound[single]) {
+      const SymbolSpec &ss = op.symbols[single];
+      if (!inDomain(ss, got))
+        return opError(c, "%s: shape[%d] (%s) must be %s, got %" PRId64,
+                       ts.name, d, ss.name, domainText(ss).c_str(), got);
+      c.set(single, got);
+      c.origin[single] = ti * 16 + d;
+      continue;
+    }
+    int64_t want;
+    if (!evalExpr(e, c, want))
+      return opError(c, "%s: shape[%d] (%s) overflows", ts.name, d,
+                     e.text.c_str());
+    if (got == want)
+      continue;
+    if (single >= 0)
+      return opError(
+          c, "%s: shape[%d] = %" PRId64 " does not match %s = %" PRId64 "%s",
+          ts.name, d, got, op.symbols[single].name, want,
+          originText(c, single).c_str());
+    if (e.terms.size() == 1 && e.terms[0].symbols.empty()) {
+      // A fixed size; name it by the symbol-free label if the spec has one.
+      return opError(c, "%s: shape[%d] must be %" PRId64 ", got %" PRId64,
+                     ts.name, d, want, got);
+    }
+    return opError(c, "%s: shape[%d] = %" PRId64 " must be %s = %" PRId64,
+                   ts.name, d, got, e.text.c_str(), want);
+  }
+  return Status::ok();
+}
+
+Status checkStrides(OpCall &c, int ti, bool empty) {
+  const OpSpec &op = *c.op;
+  const TensorSpec &ts = op.tensors[ti];
+  const tessel_tensor &t = *c.t[ti];
+  int first = ts.strides == StrideRule::Rows ? 1 : 0;
+  int64_t want = 1, rowElems = 1;
+  for (int d = t.rank - 1; d >= first; --d) {
+    if (!empty && t.shape[d] != 1 && t.strides[d] != want) {
+      if (d == t.rank - 1 && ts.strides == StrideRule::Rows)
+        return opError(c, "%s: inner stride must be 1, got %" PRId64, ts.name,
+                       t.strides[d]);
+      return opError(c,
+                     "%s: must be contiguous%s; strides[%d] = %" PRId64
+                     ", expected %" PRId64,
+                     ts.name, first ? " after dim 0" : "", d, t.strides[d],
+                     want);
+    }
+    if (__builtin_mul_overflow(want, t.shape[d], &want))
+      return opError(c, "%s: extent overflows 64 bits", ts.name);
+  }
+  rowElems = want;
+  if (ts.strides != StrideRule::Rows)
+    return Status::ok();
+  // The row stride the kernel sees; with at most one row it is never used,
+  // so pass the dense one (which keeps the kernel's divisibility promise).
+  int64_t rs = t.shape[0] > 1 && !empty ? t.strides[0] : rowElems;
+  if (rs < rowElems)
+    return opError(c,
+                   "%s: row stride %" PRId64 " is smaller than a row (%" PRId64
+                   " elements; rows overlap)",
+                   ts.name, rs, rowElems);
+  if (rs % ts.rowStrideMultiple != 0)
+    return opError(c,
+                   "%s: row stride %" PRId64 " must be a multiple of %lld "
+                   "elements",
+                   ts.name, rs, (long long)ts.rowStrideMultiple);
+  int s = op.tensorRowStride[ti];
+  if (s >= 0) {
+    if (!inDomain(op.symbols[s], rs))
+      return opError(c, "%s: row stride %" PRId64 " must be %s", ts.name, rs,
+                     domainText(op.symbols[s]).c_str());
+    c.set(s, rs);
+    c.origin[s] = -1;
+  }
+  return Status::ok();
+}
+
+Status checkTensor(OpCall &c, int ti) {
+  const OpSpec &op = *c.op;
+  const TensorSpec &ts = op.tensors[ti];
+  const tessel_tensor *t = c.t[ti];
+  if (!t)
+    return opError(c, "%s is null", ts.name);
+  int alt = -1;
+  for (size_t a = 0; a < ts.shapes.size(); ++a)
+    if (int(ts.shapes[a].size()) == t->rank)
+      alt = int(a);
+  if (alt < 0) {
+    std::string ranks;
+    for (size_t a = 0; a < ts.shapes.size(); ++a)
+      ranks += format("%s%zu", a ? " or " : "", ts.shapes[a].size());
+    return opError(c, "%s: rank must be %s, got %d", ts.name, ranks.c_str(),
+                   t->rank);
+  }
+  c.rankAlt[ti] = alt;
+  bool empty = false;
+  for (int i = 0; i < t->rank; ++i) {
+    if (t->shape[i] < 0)
+      return opError(c, "%s: shape[%d] = %" PRId64 " is negative", ts.name, i,
+                     t->shape[i]);
+    empty |= t->shape[i] == 0;
+  }
+  // No stride of an empty tensor, nor that of a dimension of size 1, is ever
+  // used (numpy reports 0 for them), so they may be anything.
+  for (int i = 0; i < t->rank && !empty; ++i)
+    if (t->shape[i] > 1 && t->strides[i] < 0)
+      return opError(c, "%s: strides[%d] = %" PRId64 " is negative", ts.name, i,
+                     t->strides[i]);
+  int32_t dt = rawDtype(t);
+  if (dt < 0 || dt >= 32 || !(ts.dtypes & (1u << dt)))
+    return opError(c, "%s: dtype must be %s, got %s", ts.name,
+                   dtypeList(ts.dtypes).c_str(), dtypeName(dt));
+  if (Status s = checkDims(c, ti))
+    return s;
+  if (Status s = checkStrides(c, ti, empty))
+    return s;
+  if (empty) {
+    c.bytes[ti] = 0;
+    return Status::ok();
+  }
+  if (!t->data)
+    return opError(c, "%s: data is null", ts.name);
+  if (reinterpret_cast<uintptr_t>(t->data) % uintptr_t(ts.align) != 0)
+    return opError(c, "%s: data %p is not %lld-byte aligned", ts.name, t->data,
+                   (long long)ts.align);
+  if (!tensorByteExtent(*t, c.bytes[ti]) || c.bytes[ti] > uint64_t(INT64_MAX))
+    return opError(c, "%s: extent overflows 64 bits", ts.name);
+  return Status::ok();
+}
+
+} // namespace
+
+Status bindOpCall(const OpSpec &op, const tessel_tensor *const *ts, size_t nt,
+                  const int64_t *opts, size_t nopt, const Device *dev,
+                  bool skipAllocatable, OpCall &c) {
+  c = OpCall();
+  c.op = &op;
+  c.device = dev;
+  c.cuNum = dev ? dev->cuCount() : 0;
+  if (!op.defect.empty())
+    return Status::error(TESSEL_ERROR_INTERNAL, op.defect);
+  if (nt != op.tensors.size())
+    return opError(c, "expected %zu tensors, got %zu", op.tensors.size(), nt);
+  if (opts && nopt != op.options.size())
+    return opError(c, "expected %zu options, got %zu", op.options.size(), nopt);
+  for (int &o : c.origin)
+    o = -1;
+  for (size_t i = 0; i < op.options.size(); ++i)
+    if (Status s = bindOption(c, i, opts ? opts[i] : op.options[i].dflt))
+      return s;
+  for (size_t i = 0; i < nt; ++i) {
+    c.t[i] = ts ? ts[i] : nullptr;
+    if (skipAllocatable && op.tensors[i].allocatable)
+      continue;
+    if (Status s = checkTensor(c, int(i)))
+      return s;
+  }
+  if (dev && !skipAllocatable) {
+    // The declared extents must fit the buffers the device knows, before the
+    // check hook reads anything and before the kernel does.
+    for (size_t i = 0; i < nt; ++i)
+      if (Status s = checkTensorArg(*dev, op.name, op.tensors[i].name, *c.t[i]))
+        return s;
+  }
+  if (op.check)
+    return op.check(c);
+  return Status::ok();
+}
+
+//===----------------------------------------------------------------------===//
+// Marshalling
+//===----------------------------------------------------------------------===//
+
+void marshalOpCall(const OpCall &c, LaunchArgs &a) {
+  const OpSpec &op = *c.op;
+  size_t n = 0;
+  auto put = [&](const void *v, size_t size) {
+    memset(a.slot[n], 0, 8);
+    memcpy(a.slot[n], v, size);
+    a.params[n] = a.slot[n];
+    ++n;
+  };
+  for (size_t i = 0; i < op.params.size(); ++i) {
+    const ParamSpec &p = op.params[i];
+    int ref = op.paramRef[i];
+    if (p.kind == ParamSpec::Scalar) {
+      int64_t v = c.sym[ref];
+      int32_t v32 = static_cast<int32_t>(v);
+      if (p.scalarKind == ArgKind::I64)
+        put(&v, 8);
+      else
+        put(&v32, 4);
+      continue;
+    }
+    // memref<?xT>: (allocated, aligned, offset 0, size in T, stride 1).
+    void *data = ref >= 0 ? c.t[ref]->data : c.workspace;
+    uint64_t bytes = ref >= 0 ? c.bytes[ref] : c.workspaceBytes;
+    int64_t size = static_cast<int64_t>(bytes) / p.elemBytes, zero = 0, one = 1;
+    put(&data, sizeof(void *));
+    put(&data, sizeof(void *));
+    put(&zero, 8);
+    put(&size, 8);
+    put(&one, 8);
+  }
+  a.count = n;
+}
+
+//===----------------------------------------------------------------------===//
+// Dispatch
+//===----------------------------------------------------------------------===//
+
+bool OpDispatch::serves(const OpCall &c, const Variant &v) const {
+  for (size_t i = 0; i < op_->callKnobs.size(); ++i) {
+    const CallKnob &k = op_->callKnobs[i];
+    if (v.knob(k.knob, k.dflt) != c.sym[op_->callKnobSym[i]])
+      return false;
+  }
+  return true;
+}
+
+const Variant *OpDispatch::rowVariant(const OpCall *c, const OpRow &r) const {
+  for (const Variant *v : variants_) {
+    if (v->entry->kernel != r.kernel)
+      continue;
+    bool ok = true;
+    for (size_t i = 0; ok && i < op_->rowKnobs.size(); ++i)
+      ok = v->knob(op_->rowKnobs[i].knob, op_->rowKnobs[i].dflt) == r.knob[i];
+    // Knobs the key fixes (e.g. k_bf16 from k_dtype).
+    for (size_t i = 0; ok && i < op_->callKnobs.size(); ++i)
+      for (size_t k = 0; ok && k < op_->key.size(); ++k)
+        if (op_->keySym[k] >= 0 && op_->keySym[k] == op_->callKnobSym[i])
+          ok = v->knob(op_->callKnobs[i].knob, op_->callKnobs[i].dflt) ==
+               r.key[k];
+    if (ok && c)
+      ok = serves(*c, *v);
+    if (ok)
+      return v;
+  }
+  return nullptr;
+}
+
+void OpDispatch::build(const OpSpec &op, const TunedTable &table,
+                       const std::string &arch,
+                       const std::vector<const Variant *> &variants,
+                       std::vector<std::string> &warnings) {
+  op_ = &op;
+  rows_.clear();
+  variants_.clear();
+  for (const Variant *v : variants)
+    if (v->entry->kernel == op.kernel)
+      variants_.push_back(v);
+  for (const TableRow &tr : table.rows) {
+    OpRow row;
+    row.line = tr.line;
+    bool keep = true;
+    for (size_t k = 0; keep && k < op.key.size(); ++k) {
+      const KeyColumn &kc = op.key[k];
+      const TableCell &cell = tr.cells[op.keyCol[k]];
+      if (kc.role == KeyRole::Arch) {
+        keep = cell.s == arch;
+        continue;
+      }
+      if (kc.names.empty()) {
+        row.key[k] = cell.i;
+        continue;
+      }
+      int idx = -1;
+      for (size_t n = 0; n < kc.names.size(); ++n)
+        if (kc.names[n] && cell.s == kc.names[n])
+          idx = int(n);
+      if (idx < 0) {
+        std::string names;
+        for (const char *n : kc.names)
+          if (n)
+            names += std::string(names.empty() ? "" : " or ") + n;
+        warnings.push_back(format("%s:%d: %s '%s' is not %s; row ignored",
+                                  table.file.c_str(), tr.line, kc.column,
+                                  cell.s.c_str(), names.c_str()));
+        keep = false;
+      }
+      row.key[k] = idx;
+    }
+    if (!keep)
+      continue;
+    row.kernel = tr.cells[op.kernelCol].s;
+    for (size_t i = 0; i < op.rowKnobs.size(); ++i)
+      row.knob[i] = tr.cells[op.rowKnobCol[i]].i;
+    for (size_t i = 0; i < op.rowValues.size(); ++i)
+      row.value[i] = tr.cells[op.rowValueCol[i]].i;
+    if (!rowVariant(nullptr, row)) {
+      if (!variants_.empty()) {
+        std::string knobs;
+        for (size_t i = 0; i < op.callKnobs.size(); ++i)
+          for (size_t k = 0; k < op.key.size(); ++k)
+            if (op.keySym[k] >= 0 && op.keySym[k] == op.callKnobSym[i])
+              knobs += format(" %s=%lld", op.callKnobs[i].knob,
+                              (long long)row.key[k]);
+        for (size_t i = 0; i < op.rowKnobs.size(); ++i)
+          knobs +=
+              format(" %s=%lld", op.rowKnobs[i].knob, (long long)row.knob[i]);
+        warnings.push_back(format("%s:%d: no loaded variant of %s with%s; row "
+                                  "ignored",
+                                  table.file.c_str(), tr.line,
+                                  row.kernel.c_str(), knobs.c_str()));
+      }
+      continue;
+    }
+    rows_.push_back(row);
+  }
+}
+
+OpPick OpDispatch::pick(OpCall &c) const {
+  OpPick p;
+  const OpSpec &op = *op_;
+  auto callKey = [&](size_t k) -> int64_t {
+    if (op.key[k].role == KeyRole::CuNum)
+      return c.cuNum;
+    return c.sym[op.keySym[k]];
+  };
+  auto take = [&](size_t ri, const Variant *v, PickRule rule) {
+    p.variant = v;
+    p.rule = rule;
+    p.line = rows_[ri].line;
+    p.row = int(ri);
+    for (size_t i = 0; i < op.rowValues.size(); ++i)
+      c.set(op.rowValueSym[i], rows_[ri].value[i]);
+  };
+  // 1. Exact.
+  for (size_t ri = 0; ri < rows_.size(); ++ri) {
+    bool eq = true;
+    for (size_t k = 0; eq && k < op.key.size(); ++k)
+      eq = op.key[k].role == KeyRole::Arch || rows_[ri].key[k] == callKey(k);
+    if (!eq)
+      continue;
+    if (const Variant *v = rowVariant(&c, rows_[ri])) {
+      take(ri, v, PickRule::Exact);
+      return p;
+    }
+  }
+  // 2. Nearest bucket.
+  auto sameShape = [&](const OpRow &r) {
+    for (size_t k = 0; k < op.key.size(); ++k)
+      if (op.key[k].role == KeyRole::Match && r.key[k] != callKey(k))
+        return false;
+    return true;
+  };
+  int cuCol = -1;
+  for (size_t k = 0; k < op.key.size(); ++k)
+    if (op.key[k].role == KeyRole::CuNum)
+      cuCol = int(k);
+  auto cuDiff = [&](const OpRow &r) -> int64_t {
+    return cuCol < 0 ? 0 : std::llabs(r.key[cuCol] - c.cuNum);
+  };
+  int64_t bestCu = INT64_MAX;
+  for (const OpRow &r : rows_)
+    if (sameShape(r) && rowVariant(&c, r))
+      bestCu = std::min(bestCu, cuDiff(r));
+  if (bestCu != INT64_MAX) {
+    int best = -1;
+    int64_t bestDist = INT64_MAX;
+    for (size_t ri = 0; ri < rows_.size(); ++ri) {
+      const OpRow &r = rows_[ri];
+      if (!sameShape(r) || cuDiff(r) != bestCu || !rowVariant(&c, r))
+        continue;
+      int64_t dist = 0;
+      bool larger = false, decided = false;
+      for (size_t k = 0; k < op.key.size(); ++k) {
+        if (op.key[k].role != KeyRole::Bucket)
+          continue;
+        int want = log2Floor(roundUpPow2(callKey(k)));
+        dist += std::abs(log2Floor(r.key[k]) - want);
+        if (!decided && best >= 0 && r.key[k] != rows_[best].key[k]) {
+          larger = r.key[k] > rows_[best].key[k];
+          decided = true;
+        }
+      }
+      if (best < 0 || dist < bestDist || (dist == bestDist && larger)) {
+        best = int(ri);
+        bestDist = dist;
+      }
+    }
+    take(size_t(best), rowVariant(&c, rows_[best]), PickRule::Nearest);
+    return p;
+  }
+  // 3. Heuristic, over the variants that serve the call (bundle order).
+  const Variant *cand[kMaxHeuristicVariants];
+  size_t n = 0;
+  for (const Variant *v : variants_)
+    if (n < kMaxHeuristicVariants && serves(c, *v))
+      cand[n++] = v;
+  if (n == 0)
+    return p;
+  p.variant = op.heuristic ? op.heuristic(c, cand, n) : cand[0];
+  p.rule = p.variant ? PickRule::Heuristic : PickRule::None;
+  return p;
+}
+
+} // namespace tessel
+
+//===----------------------------------------------------------------------===//
+// Launch
+//===----------------------------------------------------------------------===//
+
+namespace tessel {
+namespace {
+
+std::string keyValueText(const OpSpec &op, const OpCall &c) {
+  std::string s;
+  for (size_t k = 0; k < op.key.size(); ++k) {
+    const KeyColumn &kc = op.key[k];
+    if (kc.role == KeyRole::Arch || kc.role == KeyRole::CuNum)
+      continue;
+    int64_t v = c.sym[op.keySym[k]];
+    if (!kc.names.empty() && v >= 0 && size_t(v) < kc.names.size() &&
+        kc.names[v])
+      s += format(" %s=%s", kc.column, kc.names[v]);
+    else
+      s += format(" %s=%lld", kc.column, (long long)v);
+  }
+  return s;
+}
+
+void logPick(const tessel_context *ctx, const OpCall &c, const OpPick &p,
+             const uint32_t grid[3]) {
+  const OpSpec &op = *c.op;
+  const BundleEntry &e = *p.variant->entry;
+  std::string knobs, g;
+  for (const auto &k : e.knobs)
+    knobs += format("%s%s=%lld", knobs.empty() ? "" : " ", k.first.c_str(),
+                    (long long)k.second);
+  for (size_t i = 0; i < op.rowValues.size(); ++i)
+    knobs += format(" %s=%lld", op.rowValues[i].symbol,
+                    (long long)c.sym[op.rowValueSym[i]]);
+  g = grid[1] == 1 && grid[2] == 1
+          ? format("%u", grid[0])
+          : format("%ux%ux%u", grid[0], grid[1], grid[2]);
+  fprintf(stderr,
+          "tessel: %s arch=%s cu_num=%d%s -> %s (%s) rule=%s line=%d grid=%s "
+          "block=%u\n",
+          op.name, ctx->device->arch().c_str(), ctx->device->cuCount(),
+          keyValueText(op, c).c_str(), e.name.c_str(), knobs.c_str(),
+          pickRuleName(p.rule), p.line, g.c_str(), e.block[0]);
+}
+
+Status noKernel(const tessel_context *ctx, const OpCall &c) {
+  const OpSpec &op = *c.op;
+  std::string knobs;
+  for (size_t i = 0; i < op.callKnobs.size(); ++i)
+    knobs += format("%s%s=%lld", knobs.empty() ? "" : " ", op.callKnobs[i].knob,
+                    (long long)c.sym[op.callKnobSym[i]]);
+  return Status::error(
+      TESSEL_ERROR_NO_KERNEL,
+      format("%s: no code object for target %s (%s)%s%s in the loaded "
+             "bundles; load one with tessel_context_load_bundle() or "
+             "TESSEL_BUNDLE",
+             op.name, ctx->device->arch().c_str(), ctx->device->kind(),
+             knobs.empty() ? "" : " with ", knobs.c_str()));
+}
+
+Status launchBound(tessel_context *ctx, OpCall &c, void *stream) {
+  const OpSpec &op = *c.op;
+  const OpState &st = ctx->ops[opIndex(op)];
+  c.workspace = st.workspace;
+  c.workspaceBytes = st.workspaceBytes;
+  OpPick pick = st.dispatch.pick(c);
+  if (!pick.variant)
+    return noKernel(ctx, c);
+  const Variant &v = *pick.variant;
+  uint32_t grid[3] = {1, 1, 1};
+  if (op.plan)
+    op.plan(c, v, grid);
+  if (logTunedConfigEnabled())
+    logPick(ctx, c, pick, grid);
+  if (op.before)
+    if (Status s = op.before(ctx, c, v, stream))
+      return s;
+  LaunchArgs a;
+  marshalOpCall(c, a);
+  if (Status s = ctx->device->launch(v.fn, grid, v.entry->block, a.params,
+                                     a.count, stream))
+    return s.prefix(std::string(op.name) + ": ");
+  return Status::ok();
+}
+
+} // namespace
+
+Status launchOpLocked(tessel_context *ctx, const OpSpec &op,
+                      const tessel_tensor *const *ts, size_t nt,
+                      const int64_t *opts, size_t nopt, void *stream) {
+  OpCall c;
+  if (Status s = bindOpCall(op, ts, nt, opts, nopt, ctx->device, false, c))
+    return s;
+  if (op.noop && op.noop(c))
+    return Status::ok();
+  return launchBound(ctx, c, stream);
+}
+
+tessel_status launchOp(tessel_context *ctx, const OpSpec &op,
+                       const tessel_tensor *const *ts, size_t nt,
+                       const int64_t *opts, size_t nopt, void *stream) {
+  return guardApi(op.name, [&]() -> tessel_status {
+    if (!ctx)
+      return setLastError(TESSEL_ERROR_INVALID_ARGUMENT, "%s: ctx is null",
+                          op.name);
+    OpCall c;
+    if (Status s = bindOpCall(op, ts, nt, opts, nopt, ctx->device, false, c))
+      return setLastError(s);
+    if (op.noop && op.noop(c)) {
+      clearLastError();
+      return TESSEL_SUCCESS;
+    }
+    std::shared_lock<std::shared_mutex> lock(ctx->mu);
+    if (Status s = launchBound(ctx, c, stream))
+      return setLastError(s);
+    clearLastError();
+    return TESSEL_SUCCESS;
+  });
+}
+
+//===----------------------------------------------------------------------===//
+// The description bindings read
+//===----------------------------------------------------------------------===//
+
+namespace {
+std::string jsonList(const std::vector<std::string> &items) {
+  std::string s = "[";
+  for (size_t i = 0; i < items.size(); ++i)
+    s += (i ? ", " : "") + items[i];
+  return s + "]";
+}
+std::string quoted(const char *s) { return format("\"%s\"", s); }
+
+std::string tensorJson(const TensorSpec &t) {
+  std::vector<std::string> dtypes, shapes;
+  for (int d = 0; d < 32; ++d)
+    if (t.dtypes & (1u << d))
+      dtypes.push_back(quoted(dtypeName(d)));
+  for (const auto &shape : t.shapes) {
+    std::vector<std::string> dims;
+    for (const char *d : shape)
+      dims.push_back(quoted(d));
+    shapes.push_back(jsonList(dims));
+  }
+  return format("{\"name\": \"%s\", \"dtypes\": %s, \"shapes\": %s, "
+                "\"written\": %s, \"allocatable\": %s}",
+                t.name, jsonList(dtypes).c_str(), jsonList(shapes).c_str(),
+                t.written ? "true" : "false", t.allocatable ? "true" : "false");
+}
+
+std::string optionJson(const OpSpec &op, size_t i) {
+  const SymbolSpec &s = op.symbols[op.optionSym[i]];
+  std::vector<std::string> choices;
+  for (int64_t v : s.choices)
+    choices.push_back(format("%lld", (long long)v));
+  std::vector<std::string> names;
+  for (const char *n : op.options[i].names)
+    names.push_back(n ? quoted(n) : "null");
+  return format("{\"name\": \"%s\", \"default\": %lld, \"min\": %lld, "
+                "\"max\": %lld, \"choices\": %s, \"names\": %s}",
+                s.name, (long long)op.options[i].dflt, (long long)s.min,
+                (long long)s.max, jsonList(choices).c_str(),
+                jsonList(names).c_str());
+}
+} // namespace
+
+const std::string &opRegistryJson() {
+  static const std::string json = [] {
+    std::vector<std::string> ops;
+    for (size_t i = 0; i < opRegistry().size(); ++i) {
+      const OpSpec &op = *opRegistry()[i];
+      std::vector<std::string> tensors, options;
+      for (const TensorSpec &t : op.tensors)
+        tensors.push_back(tensorJson(t));
+      for (size_t o = 0; o < op.options.size(); ++o)
+        options.push_back(optionJson(op, o));
+      ops.push_back(format("{\"name\": \"%s\", \"index\": %zu, \"tensors\": "
+                           "%s, \"options\": %s}",
+                           op.name, i, jsonList(tensors).c_str(),
+                           jsonList(options).c_str()));
+    }
+    return "{\"ops\": " + jsonList(ops) + "}";
+  }();
+  return json;
+}
+
+} // namespace tessel
+
+using namespace tessel;
+
+namespace {
+const OpSpec *opAt(int op) {
+  const auto &r = opRegistry();
+  return op >= 0 && size_t(op) < r.size() ? r[op] : nullptr;
+}
+} // namespace
+
+extern "C" {
+
+const char *tessel_op_registry_json(void) { return opRegistryJson().c_str(); }
+
+int tessel_op_find(const char *name) {
+  const OpSpec *op = name ? findOp(name) : nullptr;
+  return op ? opIndex(*op) : -1;
+}
+
+tessel_status tessel_op_launch(tessel_context *ctx, int op,
+                               const tessel_tensor *tensors, size_t num_tensors,
+                               const int64_t *options, size_t num_options,
+                               tessel_stream stream) {
+  const OpSpec *spec = opAt(op);
+  if (!spec)
+    return setLastError(TESSEL_ERROR_INVALID_ARGUMENT,
+                        "tessel_op_launch: no op with index %d", op);
+  if (num_tensors > size_t(kMaxOpTensors) || (num_tensors && !tensors) ||
+      (num_options && !options))
+    return setLastError(TESSEL_ERROR_INVALID_ARGUMENT,
+                        "%s: tensors or options are null or too many",
+                        spec->name);
+  const tessel_tensor *ts[kMaxOpTensors];
+  for (size_t i = 0; i < num_tensors; ++i)
+    ts[i] = &tensors[i];
+  return launchOp(ctx, *spec, ts, num_tensors, options, num_options, stream);
+}
+
+tessel_status tessel_op_output_shape(int op, const tessel_tensor *tensors,
+                                     size_t num_tensors, const int64_t *options,
+                                     size_t num_options, size_t index,
+                                     tessel_tensor *out) {
+  const OpSpec *spec = opAt(op);
+  return guardApi("tessel_op_output_shape", [&]() -> tessel_status {
+    if (!spec || !out || num_tensors > size_t(kMaxOpTensors) ||
+        (num_tensors && !tensors) || (num_options && !options))
+      return setLastError(TESSEL_ERROR_INVALID_ARGUMENT,
+                          "tessel_op_output_shape: bad op index or null "
+                          "argument");
+    if (index >= spec->tensors.size() || !spec->tensors[index].allocatable)
+      return setLastError(TESSEL_ERROR_INVALID_ARGUMENT,
+                          "%s: tensor %zu is not one the op can allocate",
+                          spec->name, index);
+    const tessel_tensor *ts[kMaxOpTensors];
+    for (size_t i = 0; i < num_tensors; ++i)
+      ts[i] = &tensors[i];
+    OpCall c;
+    if (Status s = bindOpCall(*spec, ts, num_tensors, options, num_options,
+                              nullptr, true, c))
+      return setLastError(s);
+    const TensorSpec &t = spec->tensors[index];
+    *out = tessel_tensor{};
+    for (int d = 0; d < 32; ++d)
+      if (t.dtypes & (1u << d)) {
+        out->dtype = static_cast<tessel_dtype>(d);
+        break;
+      }
+    const std::vector<Expr> &dims = spec->shapeExprs[index][0];
+    out->rank = int32_t(dims.size());
+    int64_t stride = 1;
+    for (int d = out->rank - 1; d >= 0; --d) {
+      if (!evalExpr(dims[d], c, out->shape[d]) || out->shape[d] < 0)
+        return setLastError(TESSEL_ERROR_INVALID_ARGUMENT,
+                            "%s: %s: shape[%d] (%s) cannot be computed",
+                            spec->name, t.name, d, dims[d].text.c_str());
+      out->strides[d] = stride;
+      stride *= out->shape[d];
+    }
+    clearLastError();
+    return TESSEL_SUCCESS;
+  });
+}
+
+} // extern "C"

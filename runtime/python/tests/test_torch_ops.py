@@ -218,3 +218,99 @@ print("ok")
     out = subprocess.run([sys.executable, "-c", script], env=env,
                          capture_output=True, text=True, timeout=120)
     assert out.returncode == 0 and out.stdout.strip() == "ok", out.stderr
+
+
+def test_writer_options_reach_the_runtime(ctx, op):
+    """The test bundle has plain variants only, so the runtime's refusal
+    names the options it was given."""
+    k, slots, cache = write_case(12, bs=16)
+    with pytest.raises(RuntimeError, match="preshuffle=1 scale_ue8m0=0"):
+        op(k, slots, cache, preshuffle=True)
+    with pytest.raises(RuntimeError, match="preshuffle=0 scale_ue8m0=1"):
+        op(k, slots, cache, scale_fmt="ue8m0")
+    with pytest.raises(RuntimeError, match="tessel::indexer_k_cache_write: "
+                       "scale_fmt must be None or 'ue8m0', got 'e8m0'"):
+        op(k, slots, cache, scale_fmt="e8m0")
+    a, b = cache.clone(), cache.clone()
+    op(k, slots, a, preshuffle=False, scale_fmt=None)  # the defaults
+    op(k, slots, b)
+    assert torch.equal(a, b)
+
+
+def logits_case(B=2, next_n=2, H=32, bs=16, max_model_len=64):
+    q = torch.zeros(B, next_n, H, 128, dtype=torch.uint8)
+    kv = torch.zeros(8, bs, 1, 132, dtype=torch.uint8)
+    weights = torch.ones(B * next_n, H)
+    lens = torch.tensor([5, 20][:B], dtype=torch.int32)
+    tables = torch.zeros(B, 4, dtype=torch.int32)
+    return [q, kv, weights, lens, tables, max_model_len]
+
+
+def test_logits_checks_name_the_argument(ctx):
+    logits = torch.ops.tessel.paged_mqa_logits
+    a = logits_case()
+    a[2] = a[2].half()
+    with pytest.raises(RuntimeError, match="tessel::paged_mqa_logits: "
+                       "weights: dtype must be f32, got f16"):
+        logits(*a)
+    a = logits_case(max_model_len=10)
+    with pytest.raises(RuntimeError, match=r"context_lens\[1\] = 20 is "
+                       "greater than max_model_len = 10"):
+        logits(*a)
+    a = logits_case()
+    a[0] = a[0][0]
+    with pytest.raises(RuntimeError, match="tessel::paged_mqa_logits: q: "
+                       "rank 3, want 4"):
+        logits(*a)
+    with pytest.raises(RuntimeError, match="max_model_len = -1 is negative"):
+        logits(*logits_case(max_model_len=-1))
+    # Past the checks, the test bundle has no logits kernel: the refusal
+    # names the options given, through both overloads.
+    with pytest.raises(RuntimeError, match="heads=32 preshuffle=1"):
+        logits(*logits_case(), preshuffle=True)
+    with pytest.raises(RuntimeError, match="heads=32 preshuffle=0"):
+        logits(*logits_case(), out=torch.empty(4, 64))
+
+
+def test_metadata_checks_its_scalars(ctx):
+    meta = torch.ops.tessel.paged_mqa_logits_metadata
+    lens = torch.tensor([5, 20], dtype=torch.int32)
+    with pytest.raises(RuntimeError, match="split_tokens = 0 is not in"):
+        meta(lens, 0, 8)
+    with pytest.raises(RuntimeError, match="num_cus = 0 is not in"):
+        meta(lens, 64, 0)
+
+
+def test_fake_kernels_give_the_result_shapes(ctx):
+    """torch.export traces with fake tensors only: the Meta kernels alone
+    give the shapes, symbolic in the batch."""
+    class Step(torch.nn.Module):
+        def forward(self, q, kv, weights, lens, tables, out):
+            logits = torch.ops.tessel.paged_mqa_logits(
+                q, kv, weights, lens, tables, 64, preshuffle=True)
+            torch.ops.tessel.paged_mqa_logits(q, kv, weights, lens, tables,
+                                              64, out=out)
+            schedule = torch.ops.tessel.paged_mqa_logits_metadata(lens, 32, 8)
+            return logits, schedule
+
+    a = logits_case(B=2)
+    out = torch.empty(4, 64)
+    batch = torch.export.Dim("batch", min=2, max=64)
+    ep = torch.export.export(
+        Step(), (*a[:5], out),
+        dynamic_shapes=({0: batch}, None, {0: batch * 2}, {0: batch},
+                        {0: batch}, {0: batch * 2}))
+    logits_meta, schedule_meta = (n.meta["val"] for n in ep.graph.output_node(
+    ).args[0])
+    assert logits_meta.dtype == torch.float32
+    rows = logits_meta.shape[0]
+    assert isinstance(rows, torch.SymInt), rows  # B * next_n, B symbolic
+    assert rows.node.expr == 2 * next(iter(rows.node.expr.free_symbols))
+    assert logits_meta.shape[1] == 64
+    assert schedule_meta.dtype == torch.int32
+    assert tuple(schedule_meta.shape) == (9, 2)
+    # Eagerly on meta tensors: the same shapes, and nothing runs.
+    m = [t.to("meta") if isinstance(t, torch.Tensor) else t for t in a]
+    assert torch.ops.tessel.paged_mqa_logits(*m).shape == (4, 64)
+    assert torch.ops.tessel.paged_mqa_logits(
+        *m, out=torch.empty(4, 64, device="meta")) is None

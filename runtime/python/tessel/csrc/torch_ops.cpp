@@ -22,6 +22,7 @@
 
 #include <ATen/core/dispatch/Dispatcher.h>
 #include <ATen/core/stack.h>
+#include <ATen/ops/empty.h>
 #include <c10/core/GradMode.h>
 #include <c10/core/impl/DeviceGuardImplInterface.h>
 #include <torch/library.h>
@@ -36,13 +37,15 @@ namespace {
 
 constexpr int kMaxTensors = 8;
 constexpr int kMaxScalars = 16;
+constexpr int kMaxStrings = 4;
 
-// One call's arguments in schema order, tensors and scalars apart. An
-// optional tensor that is None is a null pointer. An op that returns a
-// tensor gets it as the tensor after its schema's tensors.
+// One call's arguments in schema order, by kind: tensors, ints and bools,
+// strings. An optional tensor or string that is None is a null pointer. An
+// op that returns a tensor gets it as the tensor after its schema's tensors.
 struct CallArgs {
   const tessel_tensor *t[kMaxTensors + 1];
   int64_t i[kMaxScalars];
+  const char *s[kMaxStrings];
   tessel_stream stream;
 };
 
@@ -63,16 +66,87 @@ struct OpDef {
 
 template <typename Fn> Fn as(void *fn) { return reinterpret_cast<Fn>(fn); }
 
-// The ops. Each schema's tensors and scalars reach `invoke` in order.
+// scale_fmt of the cache writer: None (the f32 scale) or "ue8m0".
+int32_t scaleFmt(const char *name) {
+  if (!name)
+    return TESSEL_SCALE_FMT_F32;
+  TORCH_CHECK(strcmp(name, "ue8m0") == 0,
+              "tessel::indexer_k_cache_write: scale_fmt must be None or "
+              "'ue8m0', got '",
+              name, "'");
+  return TESSEL_SCALE_FMT_UE8M0;
+}
+
+uint32_t logitsFlags(int64_t preshuffle, int64_t writeTail) {
+  return (preshuffle ? TESSEL_LOGITS_PRESHUFFLED : 0u) |
+         (writeTail ? 0u : TESSEL_LOGITS_NO_TAIL);
+}
+
+tessel_status pagedMqaLogits(void *fn, tessel_context *ctx, const CallArgs &a) {
+  return as<decltype(&tessel_paged_mqa_logits)>(fn)(
+      ctx, a.t[0], a.t[1], a.t[2], a.t[3], a.t[4], a.i[0],
+      logitsFlags(a.i[1], a.i[2]), a.t[5], a.stream);
+}
+
+// The logits [B*next_n, max_model_len] f32 of q [B, next_n, H, D].
+at::Tensor logitsResult(c10::ArrayRef<c10::IValue> args,
+                        const at::TensorOptions &where) {
+  const at::Tensor &q = args[0].toTensor();
+  const int64_t maxModelLen = args[5].toInt();
+  TORCH_CHECK(q.dim() == 4, "tessel::paged_mqa_logits: q: rank ", q.dim(),
+              ", want 4 ([B, next_n, H, 128])");
+  TORCH_CHECK(maxModelLen >= 0,
+              "tessel::paged_mqa_logits: max_model_len = ", maxModelLen,
+              " is negative");
+  return at::empty_symint({q.sym_size(0) * q.sym_size(1), maxModelLen},
+                          where.dtype(at::kFloat));
+}
+
+// The schedule [num_cus + 1, 2] int32.
+at::Tensor scheduleResult(c10::ArrayRef<c10::IValue> args,
+                          const at::TensorOptions &where) {
+  const int64_t numCus = args[2].toInt();
+  TORCH_CHECK(numCus >= 1 && numCus < INT32_MAX,
+              "tessel::paged_mqa_logits_metadata: num_cus = ", numCus,
+              " is not in [1, 2^31 - 2]");
+  return at::empty({numCus + 1, 2}, where.dtype(at::kInt));
+}
+
+#define TESSEL_LOGITS_ARGS                                                     \
+  "Tensor q, Tensor kv_cache, Tensor weights, Tensor context_lens, "           \
+  "Tensor block_tables, int max_model_len, *, bool preshuffle=False, "         \
+  "bool write_tail=True"
+
+// The ops. Each schema's tensors, scalars and strings reach `invoke` in
+// order (tessel.h documents each entry point).
 const OpDef kOps[] = {
     {"indexer_k_cache_write(Tensor k, Tensor slot_mapping, "
-     "Tensor(a!) kv_cache) -> ()",
-     "tessel_indexer_k_cache_write",
+     "Tensor(a!) kv_cache, *, bool preshuffle=False, str? scale_fmt=None) "
+     "-> ()",
+     "tessel_indexer_k_cache_write_opts",
      [](void *fn, tessel_context *ctx, const CallArgs &a) {
-       return as<decltype(&tessel_indexer_k_cache_write)>(fn)(
-           ctx, a.t[0], a.t[1], a.t[2], a.stream);
+       tessel_k_cache_write_options o{static_cast<int32_t>(a.i[0]),
+                                      scaleFmt(a.s[0])};
+       return as<decltype(&tessel_indexer_k_cache_write_opts)>(fn)(
+           ctx, a.t[0], a.t[1], a.t[2], &o, a.stream);
      },
      nullptr},
+    {"paged_mqa_logits(" TESSEL_LOGITS_ARGS ") -> Tensor",
+     "tessel_paged_mqa_logits", pagedMqaLogits, logitsResult},
+    {"paged_mqa_logits.out(" TESSEL_LOGITS_ARGS ", Tensor(a!) out) -> ()",
+     "tessel_paged_mqa_logits", pagedMqaLogits, nullptr},
+    {"paged_mqa_logits_metadata(Tensor context_lens, int split_tokens, "
+     "int num_cus) -> Tensor",
+     "tessel_paged_mqa_logits_metadata",
+     [](void *fn, tessel_context *ctx, const CallArgs &a) {
+       TORCH_CHECK(a.i[0] >= 1 && a.i[0] <= INT32_MAX,
+                   "tessel::paged_mqa_logits_metadata: split_tokens = ", a.i[0],
+                   " is not in [1, 2^31 - 1]");
+       return as<decltype(&tessel_paged_mqa_logits_metadata)>(fn)(
+           ctx, a.t[0], static_cast<int32_t>(a.i[0]),
+           static_cast<int32_t>(a.i[1]), a.t[1], a.stream);
+     },
+     scheduleResult},
 };
 constexpr size_t kNumOps = sizeof(kOps) / sizeof(kOps[0]);
 
@@ -118,6 +192,14 @@ tessel_dtype dtypeOf(c10::ScalarType t) {
 std::string argName(const c10::OperatorHandle &op, size_t k) {
   const auto &args = op.schema().arguments();
   return k < args.size() ? args[k].name() : "the result";
+}
+
+// Whether argument k is a (possibly optional) tensor, for a None value.
+bool isTensorArg(const c10::OperatorHandle &op, size_t k) {
+  c10::TypePtr t = op.schema().arguments()[k].type();
+  if (auto opt = t->cast<c10::OptionalType>())
+    t = opt->getElementType();
+  return t->kind() == c10::TypeKind::TensorType;
 }
 
 // Fills `out` from `t`, checking what the C API cannot see: the dtype's
@@ -184,17 +266,21 @@ void runOnDevice(size_t index, const c10::OperatorHandle &op,
   c10::ArrayRef<c10::IValue> args = torch::jit::last(*stack, n);
   tessel_tensor tensors[kMaxTensors + 1];
   CallArgs call;
-  int nt = 0, ns = 0;
+  int nt = 0, ns = 0, nstr = 0;
   for (size_t k = 0; k < n; ++k) {
     const c10::IValue &v = args[k];
-    if (v.isTensor()) {
+    if (v.isTensor() || (v.isNone() && isTensorArg(op, k))) {
       TORCH_INTERNAL_ASSERT(nt < kMaxTensors, "too many tensor arguments");
-      describe(op, k, v.toTensor(), *rt, tensors[nt]);
-      call.t[nt] = &tensors[nt];
+      if (v.isTensor()) {
+        describe(op, k, v.toTensor(), *rt, tensors[nt]);
+        call.t[nt] = &tensors[nt];
+      } else {
+        call.t[nt] = nullptr;
+      }
       ++nt;
-    } else if (v.isNone()) {
-      TORCH_INTERNAL_ASSERT(nt < kMaxTensors, "too many tensor arguments");
-      call.t[nt++] = nullptr;
+    } else if (v.isString() || v.isNone()) {
+      TORCH_INTERNAL_ASSERT(nstr < kMaxStrings, "too many string arguments");
+      call.s[nstr++] = v.isString() ? v.toStringRef().c_str() : nullptr;
     } else {
       TORCH_INTERNAL_ASSERT(ns < kMaxScalars, "too many scalar arguments");
       TORCH_INTERNAL_ASSERT(v.isInt() || v.isBool(), "argument ",

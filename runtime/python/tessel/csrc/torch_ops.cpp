@@ -32,6 +32,7 @@
 #include <cstring>
 #include <dlfcn.h>
 #include <string>
+#include <utility>
 
 namespace {
 
@@ -165,27 +166,23 @@ struct Runtime {
 };
 std::atomic<const Runtime *> gRuntime{nullptr};
 
+// torch's dtypes that Tessel takes.
+const std::pair<c10::ScalarType, tessel_dtype> kDtypes[] = {
+    {c10::ScalarType::Float, TESSEL_DTYPE_F32},
+    {c10::ScalarType::BFloat16, TESSEL_DTYPE_BF16},
+    {c10::ScalarType::Half, TESSEL_DTYPE_F16},
+    {c10::ScalarType::Byte, TESSEL_DTYPE_U8},
+    {c10::ScalarType::Int, TESSEL_DTYPE_I32},
+    {c10::ScalarType::Long, TESSEL_DTYPE_I64},
+    {c10::ScalarType::Float8_e4m3fn, TESSEL_DTYPE_FP8_E4M3FN},
+    {c10::ScalarType::Float8_e4m3fnuz, TESSEL_DTYPE_FP8_E4M3FNUZ},
+};
+
 tessel_dtype dtypeOf(c10::ScalarType t) {
-  switch (t) {
-  case c10::ScalarType::Float:
-    return TESSEL_DTYPE_F32;
-  case c10::ScalarType::BFloat16:
-    return TESSEL_DTYPE_BF16;
-  case c10::ScalarType::Half:
-    return TESSEL_DTYPE_F16;
-  case c10::ScalarType::Byte:
-    return TESSEL_DTYPE_U8;
-  case c10::ScalarType::Int:
-    return TESSEL_DTYPE_I32;
-  case c10::ScalarType::Long:
-    return TESSEL_DTYPE_I64;
-  case c10::ScalarType::Float8_e4m3fn:
-    return TESSEL_DTYPE_FP8_E4M3FN;
-  case c10::ScalarType::Float8_e4m3fnuz:
-    return TESSEL_DTYPE_FP8_E4M3FNUZ;
-  default:
-    return TESSEL_DTYPE_INVALID;
-  }
+  for (const auto &[torchType, tesselType] : kDtypes)
+    if (torchType == t)
+      return tesselType;
+  return TESSEL_DTYPE_INVALID;
 }
 
 // The name of argument k, for messages; k past the arguments is the result.
@@ -251,9 +248,10 @@ tessel_stream currentStream(const c10::Device &dev) {
   return static_cast<tessel_stream>(impl->getStream(dev).native_handle());
 }
 
-// Runs kOps[index] on the device of its tensors, as the CPU and CUDA kernels.
+// The CPU and CUDA kernel of kOps[index]: runs it on the device of its
+// tensors.
 void runOnDevice(size_t index, const c10::OperatorHandle &op,
-                 torch::jit::Stack *stack) {
+                 c10::DispatchKeySet, torch::jit::Stack *stack) {
   const OpDef &def = kOps[index];
   const Runtime *rt = gRuntime.load(std::memory_order_acquire);
   TORCH_CHECK(rt, op.schema().name(),
@@ -302,20 +300,6 @@ void runOnDevice(size_t index, const c10::OperatorHandle &op,
     torch::jit::push(*stack, std::move(result));
 }
 
-// The CPU and CUDA kernel of kOps[index].
-class DeviceKernel final : public c10::OperatorKernel {
-public:
-  explicit DeviceKernel(size_t index) : index_(index) {}
-
-  void operator()(const c10::OperatorHandle &op, c10::DispatchKeySet,
-                  torch::jit::Stack *stack) const {
-    runOnDevice(index_, op, stack);
-  }
-
-private:
-  size_t index_;
-};
-
 // The AutogradCPU and AutogradCUDA kernel of kOps[index]. The ops are not
 // differentiable, so a tensor that requires grad under grad mode is an
 // error. Plain tensors go straight to the device kernel: that skips the two
@@ -325,81 +309,84 @@ private:
 // here as the latter would. Anything else between autograd and the backend
 // (fake tensors under torch.compile, functional tensors, Python modes) takes
 // the ordinary redispatch.
-class AutogradKernel final : public c10::OperatorKernel {
-public:
-  explicit AutogradKernel(size_t index) : index_(index) {}
-
-  void operator()(const c10::OperatorHandle &op, c10::DispatchKeySet ks,
-                  torch::jit::Stack *stack) const {
-    const auto &schema = op.schema().arguments();
-    c10::ArrayRef<c10::IValue> args = torch::jit::last(*stack, schema.size());
-    if (c10::GradMode::is_enabled())
-      for (size_t k = 0; k < args.size(); ++k)
-        TORCH_CHECK(!args[k].isTensor() || !args[k].toTensor().requires_grad(),
-                    op.schema().name(), ": ", argName(op, k),
-                    " requires grad, but Tessel ops are not differentiable "
-                    "(call them under torch.no_grad() or on detached tensors)");
-    const c10::DispatchKeySet below = ks & c10::after_autograd_keyset;
-    const c10::DispatchKey next =
-        below.remove(c10::DispatchKey::ADInplaceOrView).highestPriorityTypeId();
-    if (next != c10::DispatchKey::CPU && next != c10::DispatchKey::CUDA) {
-      op.redispatchBoxed(below, stack);
-      return;
-    }
-    for (size_t k = 0; k < args.size(); ++k) {
-      const auto &alias = schema[k].alias_info();
-      if (alias && alias->isWrite() && args[k].isTensor())
-        args[k].toTensor().unsafeGetTensorImpl()->bump_version();
-    }
-    runOnDevice(index_, op, stack);
+void runAutograd(size_t index, const c10::OperatorHandle &op,
+                 c10::DispatchKeySet ks, torch::jit::Stack *stack) {
+  const auto &schema = op.schema().arguments();
+  c10::ArrayRef<c10::IValue> args = torch::jit::last(*stack, schema.size());
+  if (c10::GradMode::is_enabled())
+    for (size_t k = 0; k < args.size(); ++k)
+      TORCH_CHECK(!args[k].isTensor() || !args[k].toTensor().requires_grad(),
+                  op.schema().name(), ": ", argName(op, k),
+                  " requires grad, but Tessel ops are not differentiable "
+                  "(call them under torch.no_grad() or on detached tensors)");
+  const c10::DispatchKeySet below = ks & c10::after_autograd_keyset;
+  const c10::DispatchKey next =
+      below.remove(c10::DispatchKey::ADInplaceOrView).highestPriorityTypeId();
+  if (next != c10::DispatchKey::CPU && next != c10::DispatchKey::CUDA) {
+    op.redispatchBoxed(below, stack);
+    return;
   }
-
-private:
-  size_t index_;
-};
+  for (size_t k = 0; k < args.size(); ++k) {
+    const auto &alias = schema[k].alias_info();
+    if (alias && alias->isWrite() && args[k].isTensor())
+      args[k].toTensor().unsafeGetTensorImpl()->bump_version();
+  }
+  runOnDevice(index, op, below, stack);
+}
 
 // The Meta kernel (fake tensors, torch.compile) of kOps[index]: the result's
 // shape and dtype, nothing run.
-class MetaKernel final : public c10::OperatorKernel {
-public:
-  explicit MetaKernel(size_t index) : index_(index) {}
+void runMeta(size_t index, const c10::OperatorHandle &op, c10::DispatchKeySet,
+             torch::jit::Stack *stack) {
+  const OpDef &def = kOps[index];
+  const size_t n = op.schema().arguments().size();
+  at::Tensor result;
+  if (def.result)
+    result = def.result(torch::jit::last(*stack, n),
+                        at::TensorOptions().device(c10::DeviceType::Meta));
+  torch::jit::drop(*stack, n);
+  if (def.result)
+    torch::jit::push(*stack, std::move(result));
+}
 
-  void operator()(const c10::OperatorHandle &op, c10::DispatchKeySet,
+using Run = void (*)(size_t, const c10::OperatorHandle &, c10::DispatchKeySet,
+                     torch::jit::Stack *);
+
+// A boxed kernel: `run` for kOps[index].
+class Kernel final : public c10::OperatorKernel {
+public:
+  Kernel(Run run, size_t index) : run_(run), index_(index) {}
+
+  void operator()(const c10::OperatorHandle &op, c10::DispatchKeySet ks,
                   torch::jit::Stack *stack) const {
-    const OpDef &def = kOps[index_];
-    const size_t n = op.schema().arguments().size();
-    at::Tensor result;
-    if (def.result)
-      result = def.result(torch::jit::last(*stack, n),
-                          at::TensorOptions().device(c10::DeviceType::Meta));
-    torch::jit::drop(*stack, n);
-    if (def.result)
-      torch::jit::push(*stack, std::move(result));
+    run_(index_, op, ks, stack);
   }
 
 private:
+  Run run_;
   size_t index_;
 };
 
-template <class Kernel> torch::CppFunction boxed(size_t index) {
+torch::CppFunction boxed(Run run, size_t index) {
   return torch::CppFunction::makeFromBoxedKernel(
-      c10::BoxedKernel::makeFromFunctor(std::make_unique<Kernel>(index)));
+      c10::BoxedKernel::makeFromFunctor(std::make_unique<Kernel>(run, index)));
 }
+
+// Which kernel serves which dispatch key.
+const std::pair<c10::DispatchKey, Run> kKernels[] = {
+    {c10::DispatchKey::CPU, runOnDevice},
+    {c10::DispatchKey::CUDA, runOnDevice},
+    {c10::DispatchKey::Meta, runMeta},
+    {c10::DispatchKey::AutogradCPU, runAutograd},
+    {c10::DispatchKey::AutogradCUDA, runAutograd},
+};
 
 TORCH_LIBRARY(tessel, m) {
   for (size_t i = 0; i < kNumOps; ++i) {
     m.def(kOps[i].schema);
     const std::string name = opName(kOps[i]);
-    m.impl(name.c_str(),
-           torch::dispatch(c10::DispatchKey::CPU, boxed<DeviceKernel>(i)));
-    m.impl(name.c_str(),
-           torch::dispatch(c10::DispatchKey::CUDA, boxed<DeviceKernel>(i)));
-    m.impl(name.c_str(),
-           torch::dispatch(c10::DispatchKey::Meta, boxed<MetaKernel>(i)));
-    m.impl(name.c_str(), torch::dispatch(c10::DispatchKey::AutogradCPU,
-                                         boxed<AutogradKernel>(i)));
-    m.impl(name.c_str(), torch::dispatch(c10::DispatchKey::AutogradCUDA,
-                                         boxed<AutogradKernel>(i)));
+    for (const auto &[key, run] : kKernels)
+      m.impl(name.c_str(), torch::dispatch(key, boxed(run, i)));
   }
 }
 

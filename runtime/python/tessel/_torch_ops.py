@@ -119,9 +119,14 @@ def register(device=None, binding="auto", ordinal=0):
             raise RuntimeError("tessel.register_torch_ops: torch.ops.tessel "
                                "is already registered with the %s binding"
                                % _binding)
+        if (device, ordinal) not in ((None, 0), _ctx.requested):
+            raise RuntimeError("tessel.register_torch_ops: torch.ops.tessel "
+                               "is already registered on %r ordinal %d" %
+                               _ctx.requested)
         return True
     ctx = Context(device, ordinal)
     ctx.ordinal = ordinal
+    ctx.requested = (device, ordinal)
     chosen = binding
     if binding != "ctypes":
         try:
@@ -130,9 +135,11 @@ def register(device=None, binding="auto", ordinal=0):
         except Exception as e:  # no compiler, no ninja, a build error
             if binding == "compiled":
                 raise
+            why = str(e).strip().splitlines()
             warnings.warn("tessel: the compiled torch.ops binding is not "
                           "available (%s); using the ctypes one, which costs "
-                          "tens of microseconds per call" % e)
+                          "tens of microseconds per call" %
+                          (why[0] if why else type(e).__name__))
             chosen = "ctypes"
     if chosen == "compiled":
         _bind(path, ctx)  # the ops exist now: no fallback past this point

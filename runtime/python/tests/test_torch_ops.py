@@ -68,6 +68,21 @@ def test_writes_the_bytes_of_the_dlpack_path(ctx, op, dtype):
                                flat_poison[b, o * 128:(o + 1) * 128])
 
 
+def test_a_second_registration_keeps_the_first(ctx, op):
+    assert tessel.register_torch_ops()  # no device named: the same ops
+    assert tessel.register_torch_ops("emu:gfx942", binding="compiled")
+    with pytest.raises(RuntimeError, match="already registered on "
+                       "'emu:gfx942' ordinal 0"):
+        tessel.register_torch_ops("cuda")
+    with pytest.raises(RuntimeError, match="already registered with the "
+                       "compiled binding"):
+        tessel.register_torch_ops(binding="ctypes")
+    with pytest.raises(ValueError, match="binding must be 'auto', 'compiled' "
+                       "or 'ctypes', not 'fast'"):
+        tessel.register_torch_ops(binding="fast")
+    assert _torch_ops.context() is ctx
+
+
 def test_the_overload_and_the_packet_agree(ctx, op):
     k, slots, poison = write_case(2)
     a, b = poison.clone(), poison.clone()

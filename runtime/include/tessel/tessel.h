@@ -257,9 +257,8 @@ TESSEL_API tessel_status tessel_op_launch(tessel_context *ctx, int op,
  * the device (an option of 0 that means its CU count). */
 TESSEL_API tessel_status tessel_op_output_shape(
     const tessel_context *ctx, int op, const tessel_tensor *tensors,
-    size_t num_tensors,
-    const int64_t *options, size_t num_options, size_t index,
-    tessel_tensor *out);
+    size_t num_tensors, const int64_t *options, size_t num_options,
+    size_t index, tessel_tensor *out);
 
 #ifdef __cplusplus
 }

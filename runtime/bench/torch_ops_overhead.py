@@ -119,7 +119,7 @@ def measure(args, binding):
     else:
         stream = None
     on_side("Context method",
-            lambda: ctx.indexer_k_cache_write(k, slots, cache, stream))
+            lambda: ctx.indexer_k_cache_write(k, slots, cache, stream=stream))
     k0, s0 = k[:0], slots[:0]
     on_side("compiled packet, 0 tokens (no launch)",
             lambda: packet(k0, s0, cache))

@@ -226,7 +226,7 @@ TESSEL_API tessel_status tessel_paged_mqa_logits(
  *  context_lens [B] or [B, next_n] int32, contiguous, B >= 1 (the logits
  *               rule: len_b is the longest row of batch b).
  *  split_tokens tokens per segment, >= 1.
- *  num_cus      units of work to balance, >= 1.
+ *  num_cus      units of work to balance, >= 1; 0: the device's CU count.
  *  schedule     [num_cus + 1, 2] int32, contiguous: schedule[i] = (b, s),
  *               unit i starts at segment s of batch b; the last pair is
  *               (B, 0). Each unit gets floor(S/num_cus) or ceil(S/num_cus)
@@ -253,11 +253,12 @@ TESSEL_API tessel_status tessel_op_launch(tessel_context *ctx, int op,
                                           tessel_stream stream);
 /* The dtype, shape and dense strides of tensor `index` (an allocatable
  * output) for the given inputs and options; that tensor's own entry in
- * `tensors` is ignored. */
+ * `tensors` is ignored. ctx (may be NULL) resolves options that default to
+ * the device (an option of 0 that means its CU count). */
 TESSEL_API tessel_status tessel_op_output_shape(
-    int op, const tessel_tensor *tensors, size_t num_tensors,
-    const int64_t *options, size_t num_options, size_t index,
-    tessel_tensor *out);
+    const tessel_context *ctx, int op, const tessel_tensor *tensors,
+    size_t num_tensors, const int64_t *options, size_t num_options,
+    size_t index, tessel_tensor *out);
 
 #ifdef __cplusplus
 }

@@ -79,12 +79,38 @@ public:
     check(tessel_context_load_bundle(ctx_, path.c_str()));
   }
 
+  /// DESIGN.md 3.4; see tessel_indexer_k_cache_write_opts.
   void indexerKCacheWrite(const tessel_tensor &k,
                           const tessel_tensor &slotMapping,
                           const tessel_tensor &kvCache,
-                          tessel_stream stream = nullptr) {
-    check(
-        tessel_indexer_k_cache_write(ctx_, &k, &slotMapping, &kvCache, stream));
+                          tessel_stream stream = nullptr,
+                          bool preshuffle = false,
+                          tessel_scale_fmt scaleFmt = TESSEL_SCALE_FMT_F32) {
+    tessel_k_cache_write_options o{preshuffle ? 1 : 0, scaleFmt};
+    check(tessel_indexer_k_cache_write_opts(ctx_, &k, &slotMapping, &kvCache,
+                                            &o, stream));
+  }
+
+  /// DESIGN.md 3.1; see tessel_paged_mqa_logits. flags: TESSEL_LOGITS_*.
+  void pagedMqaLogits(const tessel_tensor &q, const tessel_tensor &kvCache,
+                      const tessel_tensor &weights,
+                      const tessel_tensor &contextLens,
+                      const tessel_tensor &blockTables, int64_t maxModelLen,
+                      const tessel_tensor &out, uint32_t flags = 0,
+                      tessel_stream stream = nullptr) {
+    check(tessel_paged_mqa_logits(ctx_, &q, &kvCache, &weights, &contextLens,
+                                  &blockTables, maxModelLen, flags, &out,
+                                  stream));
+  }
+
+  /// DESIGN.md 3.3; see tessel_paged_mqa_logits_metadata (numCus 0: the
+  /// device's CU count).
+  void pagedMqaLogitsMetadata(const tessel_tensor &contextLens,
+                              int32_t splitTokens, int32_t numCus,
+                              const tessel_tensor &schedule,
+                              tessel_stream stream = nullptr) {
+    check(tessel_paged_mqa_logits_metadata(ctx_, &contextLens, splitTokens,
+                                           numCus, &schedule, stream));
   }
 
 private:

@@ -400,6 +400,8 @@ Status bindOption(OpCall &c, size_t i, int64_t v) {
   const OpSpec &op = *c.op;
   int s = op.optionSym[i];
   const SymbolSpec &ss = op.symbols[s];
+  if (v == 0 && op.options[i].zeroIsCuCount && c.cuNum > 0)
+    v = c.cuNum;
   if (!inDomain(ss, v))
     return opError(c, "%s must be %s, got %lld", ss.name,
                    domainText(ss).c_str(), (long long)v);
@@ -552,11 +554,11 @@ Status checkTensor(OpCall &c, int ti) {
 
 Status bindOpCall(const OpSpec &op, const tessel_tensor *const *ts, size_t nt,
                   const int64_t *opts, size_t nopt, const Device *dev,
-                  bool skipAllocatable, OpCall &c) {
+                  bool skipAllocatable, OpCall &c, int cuNum) {
   c = OpCall();
   c.op = &op;
   c.device = dev;
-  c.cuNum = dev ? dev->cuCount() : 0;
+  c.cuNum = dev ? dev->cuCount() : std::max(cuNum, 0);
   if (!op.defect.empty())
     return Status::error(TESSEL_ERROR_INTERNAL, op.defect);
   if (nt != op.tensors.size())
@@ -976,10 +978,12 @@ std::string optionJson(const OpSpec &op, size_t i) {
   for (const char *n : op.options[i].names)
     names.push_back(n ? quoted(n) : "null");
   return format("{\"name\": \"%s\", \"default\": %lld, \"min\": %lld, "
-                "\"max\": %lld, \"choices\": %s, \"names\": %s}",
+                "\"max\": %lld, \"choices\": %s, \"names\": %s, "
+                "\"zero_is_cu_count\": %s}",
                 s.name, (long long)op.options[i].dflt, (long long)s.min,
                 (long long)s.max, jsonList(choices).c_str(),
-                jsonList(names).c_str());
+                jsonList(names).c_str(),
+                op.options[i].zeroIsCuCount ? "true" : "false");
 }
 } // namespace
 
@@ -1042,7 +1046,8 @@ tessel_status tessel_op_launch(tessel_context *ctx, int op,
   return launchOp(ctx, *spec, ts, num_tensors, options, num_options, stream);
 }
 
-tessel_status tessel_op_output_shape(int op, const tessel_tensor *tensors,
+tessel_status tessel_op_output_shape(const tessel_context *ctx, int op,
+                                     const tessel_tensor *tensors,
                                      size_t num_tensors, const int64_t *options,
                                      size_t num_options, size_t index,
                                      tessel_tensor *out) {
@@ -1061,8 +1066,9 @@ tessel_status tessel_op_output_shape(int op, const tessel_tensor *tensors,
     for (size_t i = 0; i < num_tensors; ++i)
       ts[i] = &tensors[i];
     OpCall c;
-    if (Status s = bindOpCall(*spec, ts, num_tensors, options, num_options,
-                              nullptr, true, c))
+    if (Status s =
+            bindOpCall(*spec, ts, num_tensors, options, num_options, nullptr,
+                       true, c, ctx ? ctx->device->cuCount() : -1))
       return setLastError(s);
     const TensorSpec &t = spec->tensors[index];
     *out = tessel_tensor{};

@@ -109,6 +109,8 @@ struct OptionSpec {
   /// Optional names of the values (index = value; null: no name, e.g. the
   /// value a binding's None means), for bindings that take names.
   std::vector<const char *> names = {};
+  /// 0 stands for the device's CU count (where a device is known).
+  bool zeroIsCuCount = false;
 };
 
 /// One kernel parameter group of the launch signature (variants.json).
@@ -281,10 +283,11 @@ Status checkOpAbi(const OpSpec &op, const BundleEntry &e);
 /// Validates and binds a call. opts: one value per option (null: the
 /// defaults). With skipAllocatable, allocatable tensors may be null and are
 /// not checked (for tessel_op_output_shape). dev: null skips the checks
-/// against device buffers and the check hook's memory reads.
+/// against device buffers and the check hook's memory reads. cuNum: the CU
+/// count when dev is null (-1: none).
 Status bindOpCall(const OpSpec &op, const tessel_tensor *const *ts, size_t nt,
                   const int64_t *opts, size_t nopt, const Device *dev,
-                  bool skipAllocatable, OpCall &c);
+                  bool skipAllocatable, OpCall &c, int cuNum = -1);
 
 /// Evaluates an expression over bound symbols (false if one is unbound or
 /// it overflows).

@@ -59,7 +59,7 @@ OpSpec spec = {
       /*written=*/true,
       /*allocatable=*/true}},
     /*options=*/
-    {{"split_tokens", 1}, {"num_cus", 1}},
+    {{"split_tokens", 1}, {"num_cus", 0, {}, /*zeroIsCuCount=*/true}},
     /*params (kernels_dsl/variants.json signature)=*/
     {memrefParam("context_lens", "context_lens", 4),
      memrefParam("schedule", "schedule", 4),

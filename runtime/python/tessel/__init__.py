@@ -6,18 +6,28 @@ registers ``torch.ops.tessel.indexer_k_cache_write``:
     import tessel
     ctx = tessel.Context("emu")            # or "cuda", "hip", None = TESSEL_DEVICE
     ctx.load_bundle("kernels.tbundle")     # or TESSEL_BUNDLE / built-in bundle
-    ctx.indexer_k_cache_write(k, slot_mapping, kv_cache)
+    ctx.indexer_k_cache_write(k, slot_mapping, kv_cache, preshuffle=True)
+    out = ctx.paged_mqa_logits(q, kv_cache, weights, context_lens,
+                               block_tables, max_model_len)
+    out = tessel.paged_mqa_logits(...)     # on the default device
 
-Errors raise tessel.TesselError carrying the runtime's status and message.
+The ops and their arguments come from the runtime's op registry
+(tessel_op_registry_json): every op is a Context method and a module
+function, taking its input tensors and then its options (positionally or by
+name), its allocatable outputs by keyword (``out=``; allocated and returned
+when not given) and ``stream=``. Errors raise tessel.TesselError carrying
+the runtime's status and message.
 """
 
 import ctypes
 import ctypes.util
+import functools
+import json
 import os
 
 __all__ = [
     "TesselError", "Context", "load_library", "config_set",
-    "register_torch_ops",
+    "register_torch_ops", "default_context", "ops",
 ]
 
 # tessel_dtype values (tessel.h).
@@ -117,10 +127,17 @@ def load_library(path=None):
     lib.tessel_context_arch.restype = ctypes.c_char_p
     lib.tessel_context_cu_count.argtypes = [ctypes.c_void_p]
     lib.tessel_config_set.argtypes = [ctypes.c_char_p, ctypes.c_char_p]
-    lib.tessel_indexer_k_cache_write.argtypes = [
-        ctypes.c_void_p, ctypes.POINTER(_Tensor), ctypes.POINTER(_Tensor),
-        ctypes.POINTER(_Tensor), ctypes.c_void_p]
+    lib.tessel_op_registry_json.restype = ctypes.c_char_p
+    lib.tessel_op_launch.argtypes = [
+        ctypes.c_void_p, ctypes.c_int, ctypes.POINTER(_Tensor), ctypes.c_size_t,
+        ctypes.POINTER(ctypes.c_int64), ctypes.c_size_t, ctypes.c_void_p]
+    lib.tessel_op_output_shape.argtypes = [
+        ctypes.c_void_p, ctypes.c_int, ctypes.POINTER(_Tensor), ctypes.c_size_t,
+        ctypes.POINTER(ctypes.c_int64), ctypes.c_size_t, ctypes.c_size_t,
+        ctypes.POINTER(_Tensor)]
     _lib = lib
+    if _OPS is None:
+        _bind_ops()
     return lib
 
 
@@ -174,6 +191,10 @@ def _describe(name, obj, device_type, writable=False):
         import torch
         dt = {torch.float32: F32, torch.bfloat16: BF16, torch.float16: F16,
               torch.uint8: U8, torch.int32: I32, torch.int64: I64}
+        for name, code in (("float8_e4m3fn", FP8_E4M3FN),
+                           ("float8_e4m3fnuz", FP8_E4M3FNUZ)):
+            if hasattr(torch, name):
+                dt[getattr(torch, name)] = code
         if obj.dtype not in dt:
             raise TesselError(1, "%s: unsupported dtype %s" % (name, obj.dtype))
         if obj.dim() > _MAX_RANK:
@@ -257,17 +278,158 @@ class Context:
     def load_bundle(self, path):
         _check(_lib.tessel_context_load_bundle(self._h, os.fsencode(path)))
 
-    def indexer_k_cache_write(self, k, slot_mapping, kv_cache, stream=None):
-        """DESIGN.md 3.4; see tessel_indexer_k_cache_write in tessel.h.
-        stream: a CUstream/hipStream_t as an int (None: default stream)."""
-        dev = _DEVICE_OF_KIND[self.device_kind]
-        tk, a = _describe("k", k, dev)
-        ts, b = _describe("slot_mapping", slot_mapping, dev)
-        tc, c = _describe("kv_cache", kv_cache, dev, writable=True)
-        _check(_lib.tessel_indexer_k_cache_write(
-            self._h, ctypes.byref(tk), ctypes.byref(ts), ctypes.byref(tc),
-            ctypes.c_void_p(stream) if stream else None))
-        del a, b, c
+
+
+# The op registry, read once from the runtime.
+_OPS = None
+
+
+def ops():
+    """The runtime's op descriptions (tessel_op_registry_json), by name."""
+    global _OPS
+    if _OPS is None:
+        load_library()
+        doc = json.loads(_lib.tessel_op_registry_json().decode())
+        _OPS = {op["name"]: op for op in doc["ops"]}
+    return _OPS
+
+
+_NUMPY_DTYPES = {F32: "float32", I32: "int32", I64: "int64", U8: "uint8",
+                 F16: "float16"}
+
+
+def _option_value(op, opt, value):
+    """An option as the C API's int64: None and names through the registry's
+    value names, bools and integers as they are."""
+    names = opt["names"]
+    if value is None or isinstance(value, str):
+        if value in names:
+            return names.index(value)
+        raise TesselError(1, "%s: %s must be one of %s, got %r" % (
+            op["name"], opt["name"],
+            ", ".join(repr(n) for n in names) or "an integer", value))
+    if not hasattr(value, "__index__"):
+        raise TesselError(1, "%s: %s must be an integer, got %r" % (
+            op["name"], opt["name"], value))
+    return int(value)
+
+
+def _allocate(like, shape_tensor):
+    """An output shaped as the runtime says, beside the input `like`."""
+    shape = tuple(shape_tensor.shape[i] for i in range(shape_tensor.rank))
+    if type(like).__module__.startswith("torch"):
+        import torch
+        dt = {F32: torch.float32, I32: torch.int32}[shape_tensor.dtype]
+        return torch.empty(shape, dtype=dt, device=like.device)
+    import numpy
+    return numpy.empty(shape, dtype=_NUMPY_DTYPES[shape_tensor.dtype])
+
+
+def _call(ctx, op, args, kwargs):
+    """Runs one op: the generic path behind every op method."""
+    tensors = op["tensors"]
+    inputs = [t for t in tensors if not t["allocatable"]]
+    outputs = [t for t in tensors if t["allocatable"]]
+    options = op["options"]
+    stream = kwargs.pop("stream", None)
+    values = {}
+    positional = [t["name"] for t in inputs] + [o["name"] for o in options]
+    if len(args) > len(positional):
+        raise TypeError("%s() takes %d positional arguments but %d were "
+                        "given" % (op["name"], len(positional), len(args)))
+    for name, value in zip(positional, args):
+        values[name] = value
+    for name, value in kwargs.items():
+        if name == "out" and len(outputs) == 1:
+            name = outputs[0]["name"]
+        known = name in positional or any(o["name"] == name for o in outputs)
+        if not known or name in values:
+            raise TypeError("%s() got %s keyword argument '%s'" % (
+                op["name"], "an unexpected" if not known else "a repeated",
+                name))
+        values[name] = value
+    for t in inputs:
+        if t["name"] not in values:
+            raise TypeError("%s() missing tensor argument '%s'" %
+                            (op["name"], t["name"]))
+    opts = (ctypes.c_int64 * max(1, len(options)))()
+    for i, o in enumerate(options):
+        v = values.get(o["name"], o["default"] if not o["names"]
+                       else o["names"][o["default"]])
+        if v is None and not o["names"]:
+            v = o["default"]
+        opts[i] = _option_value(op, o, v)
+    dev = _DEVICE_OF_KIND[ctx.device_kind]
+    arr = (_Tensor * len(tensors))()
+    keep = []
+    for i, t in enumerate(tensors):
+        obj = values.get(t["name"])
+        if obj is None and t["allocatable"]:
+            continue
+        arr[i], k = _describe(t["name"], obj, dev, writable=t["written"])
+        keep.append(k)
+    fresh = []
+    for i, t in enumerate(tensors):
+        if values.get(t["name"]) is not None or not t["allocatable"]:
+            continue
+        shaped = _Tensor()
+        _check(_lib.tessel_op_output_shape(
+            ctx._h, op["index"], arr, len(tensors), opts, len(options), i,
+            ctypes.byref(shaped)))
+        out = _allocate(values[inputs[0]["name"]], shaped)
+        arr[i], k = _describe(t["name"], out, dev, writable=True)
+        keep.append(k)
+        values[t["name"]] = out
+        fresh.append(out)
+    _check(_lib.tessel_op_launch(
+        ctx._h, op["index"], arr, len(tensors), opts, len(options),
+        ctypes.c_void_p(stream) if stream else None))
+    del keep
+    results = [values[t["name"]] for t in outputs]
+    if not results:
+        return None
+    return results[0] if len(results) == 1 else tuple(results)
+
+
+def _signature_doc(op):
+    ins = [t["name"] for t in op["tensors"] if not t["allocatable"]]
+    opts = ["%s=%s" % (o["name"], o["default"] if not o["names"] else
+                       repr(o["names"][o["default"]])) for o in op["options"]]
+    outs = ["%s=None" % t["name"] for t in op["tensors"] if t["allocatable"]]
+    return "%s(%s, stream=None)" % (op["name"], ", ".join(ins + opts + outs))
+
+
+def _bind_ops():
+    """Makes every registered op a Context method and a module function."""
+    for name, op in ops().items():
+        def method(self, *args, _op=op, **kwargs):
+            return _call(self, _op, args, kwargs)
+        method.__name__ = name
+        method.__doc__ = ("%s\n\nSee tessel_%s in tessel.h (DESIGN.md). "
+                          "Options may be given by name; an allocatable "
+                          "output ('out') is allocated and returned when not "
+                          "given." % (_signature_doc(op), name))
+        if not hasattr(Context, name):
+            setattr(Context, name, method)
+
+        def function(*args, _name=name, **kwargs):
+            return getattr(default_context(), _name)(*args, **kwargs)
+        function.__name__ = name
+        function.__doc__ = method.__doc__ + " Runs on default_context()."
+        globals()[name] = function
+        if name not in __all__:
+            __all__.append(name)
+
+
+_default_ctx = None
+
+
+def default_context():
+    """The process-wide context on the default device (TESSEL_DEVICE)."""
+    global _default_ctx
+    if _default_ctx is None:
+        _default_ctx = Context(None)
+    return _default_ctx
 
 
 def register_torch_ops(device=None, binding="auto"):
@@ -277,3 +439,10 @@ def register_torch_ops(device=None, binding="auto"):
     when). Returns False when torch is not installed."""
     from . import _torch_ops
     return _torch_ops.register(device, binding)
+
+
+try:
+    _bind_ops()
+except TesselError:
+    # No runtime library yet: load_library(path) binds them.
+    pass

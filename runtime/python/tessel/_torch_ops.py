@@ -84,17 +84,22 @@ def _bind(path, ctx):
 
 
 def _register_ctypes(ctx):
-    """torch.library.custom_op over Context's DLPack path."""
+    """torch.library.custom_op over Context's DLPack path: the writer, with
+    the compiled binding's schema."""
     import torch
+    from typing import Optional
 
     @torch.library.custom_op("tessel::indexer_k_cache_write",
                              mutates_args=("kv_cache",))
     def _op(k: torch.Tensor, slot_mapping: torch.Tensor,
-            kv_cache: torch.Tensor) -> None:
+            kv_cache: torch.Tensor, *, preshuffle: bool = False,
+            scale_fmt: Optional[str] = None) -> None:
         stream = None
         if kv_cache.is_cuda:
             stream = torch.cuda.current_stream(kv_cache.device).cuda_stream
-        ctx.indexer_k_cache_write(k, slot_mapping, kv_cache, stream)
+        ctx.indexer_k_cache_write(k, slot_mapping, kv_cache,
+                                  preshuffle=preshuffle, scale_fmt=scale_fmt,
+                                  stream=stream)
 
 
 def register(device=None, binding="auto", ordinal=0):

@@ -64,7 +64,8 @@ def reference(k, slots, nb, bs, preshuffle=False, scale_fmt=None):
         if s < 0 or s >= nb * bs:
             continue
         blk, off = divmod(s, bs)
-        scale = torch.tensor(max(float(k64[t].abs().max()), 1e-4) / 448.0,
+        floor = float(torch.tensor(1e-4, dtype=torch.float32))
+        scale = torch.tensor(max(float(k64[t].abs().max()), floor) / 448.0,
                              dtype=torch.float32).double()
         if scale_fmt == "ue8m0":
             scale = torch.exp2(torch.ceil(torch.log2(scale)))

@@ -26,6 +26,9 @@ def ctx():
     if _torch_ops.context() is None:
         assert tessel.register_torch_ops("emu:gfx942", binding="compiled")
         _torch_ops.context().load_bundle(os.environ["TESSEL_TEST_BUNDLE"])
+        # The writer's preshuffle and ue8m0 variants (f32 k).
+        _torch_ops.context().load_bundle(
+            os.environ["TESSEL_TEST_OPTIONS_BUNDLE"])
     c = _torch_ops.context()
     if c.device_kind != "emu" or _torch_ops.binding() != "compiled":
         pytest.skip("torch.ops.tessel is registered on %s (%s) in this "
@@ -235,21 +238,30 @@ print("ok")
     assert out.returncode == 0 and out.stdout.strip() == "ok", out.stderr
 
 
-def test_writer_options_reach_the_runtime(ctx, op):
-    """The test bundle has plain variants only, so the runtime's refusal
-    names the options it was given."""
-    k, slots, cache = write_case(12, bs=16)
-    with pytest.raises(RuntimeError, match="preshuffle=1 scale_ue8m0=0"):
-        op(k, slots, cache, preshuffle=True)
-    with pytest.raises(RuntimeError, match="preshuffle=0 scale_ue8m0=1"):
-        op(k, slots, cache, scale_fmt="ue8m0")
+@pytest.mark.parametrize("preshuffle,scale_fmt", [
+    (True, None), (False, "ue8m0"), (True, "ue8m0")])
+def test_writer_options_write_the_bytes_of_the_dlpack_path(
+        ctx, op, preshuffle, scale_fmt):
+    k, slots, poison = write_case(12, bs=16)
+    got, want = poison.clone(), poison.clone()
+    op(k, slots, got, preshuffle=preshuffle, scale_fmt=scale_fmt)
+    ctx.indexer_k_cache_write(k, slots, want, preshuffle=preshuffle,
+                              scale_fmt=scale_fmt)
+    assert torch.equal(got, want)
+    plain = poison.clone()
+    op(k, slots, plain)
+    assert not torch.equal(got, plain)  # the options changed the bytes
+
+
+def test_writer_options_are_checked(ctx, op):
+    k, slots, cache = write_case(13, bs=16)
     with pytest.raises(RuntimeError, match="tessel::indexer_k_cache_write: "
                        "scale_fmt must be None or 'ue8m0', got 'e8m0'"):
         op(k, slots, cache, scale_fmt="e8m0")
-    a, b = cache.clone(), cache.clone()
-    op(k, slots, a, preshuffle=False, scale_fmt=None)  # the defaults
-    op(k, slots, b)
-    assert torch.equal(a, b)
+    # The options bundle has no bf16 variants: the refusal names the options.
+    with pytest.raises(RuntimeError, match="k_bf16=1 preshuffle=1 "
+                       "scale_ue8m0=1"):
+        op(k.bfloat16(), slots, cache, preshuffle=True, scale_fmt="ue8m0")
 
 
 def logits_case(B=2, next_n=2, H=32, bs=16, max_model_len=64):
@@ -292,8 +304,10 @@ def test_metadata_checks_its_scalars(ctx):
     lens = torch.tensor([5, 20], dtype=torch.int32)
     with pytest.raises(RuntimeError, match="split_tokens = 0 is not in"):
         meta(lens, 0, 8)
-    with pytest.raises(RuntimeError, match="num_cus = 0 is not in"):
-        meta(lens, 64, 0)
+    with pytest.raises(RuntimeError, match="num_cus = -1 is not in"):
+        meta(lens, 64, -1)
+    # num_cus 0 is the device's CU count (304 on emu:gfx942).
+    assert meta(lens.to("meta"), 64).shape == (ctx.cu_count + 1, 2)
 
 
 def test_fake_kernels_give_the_result_shapes(ctx):

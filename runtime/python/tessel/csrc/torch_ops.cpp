@@ -53,10 +53,13 @@ struct CallArgs {
 // Calls the C entry point `fn` (resolved from the op's symbol).
 using Invoke = tessel_status (*)(void *fn, tessel_context *ctx,
                                  const CallArgs &a);
+struct Runtime;
 // Allocates the returned tensor of an op that returns one, from the call's
-// arguments (sym sizes, so it also serves fake tensors under torch.compile).
+// arguments (sym sizes, so it also serves fake tensors under torch.compile)
+// and the bound runtime (null in a Meta kernel before any binding).
 using MakeResult = at::Tensor (*)(c10::ArrayRef<c10::IValue> args,
-                                  const at::TensorOptions &where);
+                                  const at::TensorOptions &where,
+                                  const Runtime *rt);
 
 struct OpDef {
   const char *schema; // "name(arguments) -> returns", in namespace tessel
@@ -91,7 +94,7 @@ tessel_status pagedMqaLogits(void *fn, tessel_context *ctx, const CallArgs &a) {
 
 // The logits [B*next_n, max_model_len] f32 of q [B, next_n, H, D].
 at::Tensor logitsResult(c10::ArrayRef<c10::IValue> args,
-                        const at::TensorOptions &where) {
+                        const at::TensorOptions &where, const Runtime *) {
   const at::Tensor &q = args[0].toTensor();
   const int64_t maxModelLen = args[5].toInt();
   TORCH_CHECK(q.dim() == 4, "tessel::paged_mqa_logits: q: rank ", q.dim(),
@@ -103,15 +106,9 @@ at::Tensor logitsResult(c10::ArrayRef<c10::IValue> args,
                           where.dtype(at::kFloat));
 }
 
-// The schedule [num_cus + 1, 2] int32.
+// The schedule [num_cus + 1, 2] int32; num_cus 0 is the device's CU count.
 at::Tensor scheduleResult(c10::ArrayRef<c10::IValue> args,
-                          const at::TensorOptions &where) {
-  const int64_t numCus = args[2].toInt();
-  TORCH_CHECK(numCus >= 1 && numCus < INT32_MAX,
-              "tessel::paged_mqa_logits_metadata: num_cus = ", numCus,
-              " is not in [1, 2^31 - 2]");
-  return at::empty({numCus + 1, 2}, where.dtype(at::kInt));
-}
+                          const at::TensorOptions &where, const Runtime *rt);
 
 #define TESSEL_LOGITS_ARGS                                                     \
   "Tensor q, Tensor kv_cache, Tensor weights, Tensor context_lens, "           \
@@ -137,7 +134,7 @@ const OpDef kOps[] = {
     {"paged_mqa_logits.out(" TESSEL_LOGITS_ARGS ", Tensor(a!) out) -> ()",
      "tessel_paged_mqa_logits", pagedMqaLogits, nullptr},
     {"paged_mqa_logits_metadata(Tensor context_lens, int split_tokens, "
-     "int num_cus) -> Tensor",
+     "int num_cus=0) -> Tensor",
      "tessel_paged_mqa_logits_metadata",
      [](void *fn, tessel_context *ctx, const CallArgs &a) {
        TORCH_CHECK(a.i[0] >= 1 && a.i[0] <= INT32_MAX,
@@ -161,10 +158,26 @@ std::string opName(const OpDef &def) {
 struct Runtime {
   tessel_context *ctx = nullptr;
   c10::Device device{c10::DeviceType::CPU};
+  int cuCount = 0;
   const char *(*lastError)() = nullptr;
   void *fns[kNumOps] = {};
 };
 std::atomic<const Runtime *> gRuntime{nullptr};
+
+at::Tensor scheduleResult(c10::ArrayRef<c10::IValue> args,
+                          const at::TensorOptions &where, const Runtime *rt) {
+  int64_t numCus = args[2].toInt();
+  if (numCus == 0) {
+    TORCH_CHECK(rt, "tessel::paged_mqa_logits_metadata: num_cus = 0 (the "
+                    "device's CU count) needs tessel.register_torch_ops() "
+                    "first");
+    numCus = rt->cuCount;
+  }
+  TORCH_CHECK(numCus >= 1 && numCus < INT32_MAX,
+              "tessel::paged_mqa_logits_metadata: num_cus = ", numCus,
+              " is not in [0, 2^31 - 2]");
+  return at::empty({numCus + 1, 2}, where.dtype(at::kInt));
+}
 
 // torch's dtypes that Tessel takes.
 const std::pair<c10::ScalarType, tessel_dtype> kDtypes[] = {
@@ -288,7 +301,7 @@ void runOnDevice(size_t index, const c10::OperatorHandle &op,
   }
   at::Tensor result;
   if (def.result) {
-    result = def.result(args, at::TensorOptions().device(rt->device));
+    result = def.result(args, at::TensorOptions().device(rt->device), rt);
     describe(op, n, result, *rt, tensors[nt]);
     call.t[nt] = &tensors[nt];
   }
@@ -343,7 +356,8 @@ void runMeta(size_t index, const c10::OperatorHandle &op, c10::DispatchKeySet,
   at::Tensor result;
   if (def.result)
     result = def.result(torch::jit::last(*stack, n),
-                        at::TensorOptions().device(c10::DeviceType::Meta));
+                        at::TensorOptions().device(c10::DeviceType::Meta),
+                        gRuntime.load(std::memory_order_acquire));
   torch::jit::drop(*stack, n);
   if (def.result)
     torch::jit::push(*stack, std::move(result));
@@ -422,6 +436,12 @@ tessel_torch_bind(void *dlHandle, void *ctx, int deviceType, int ordinal,
   if (!rt->lastError)
     return fail("tessel_torch_bind: the library has no tessel_last_error; "
                 "is it libtessel_runtime.so?");
+  auto cuCount = reinterpret_cast<decltype(&tessel_context_cu_count)>(
+      dlsym(dlHandle, "tessel_context_cu_count"));
+  if (!cuCount)
+    return fail("tessel_torch_bind: the library has no "
+                "tessel_context_cu_count");
+  rt->cuCount = cuCount(rt->ctx);
   for (size_t i = 0; i < kNumOps; ++i)
     rt->fns[i] = dlsym(dlHandle, kOps[i].symbol);
   gRuntime.store(rt.release(), std::memory_order_release);

@@ -175,9 +175,17 @@ struct Case {
   int64_t tokens;
   bool bf16;
   int64_t blockSize;
-  int64_t rowStride; // elements
-  bool pastEnd;      // some slots >= num_slots (GPUs only)
+  int64_t rowStride;       // elements
+  bool pastEnd;            // some slots >= num_slots (GPUs only)
+  bool preshuffle = false; // the [bs/16][8][16][16] value layout
+  bool ue8m0 = false;      // power-of-two scales
 };
+
+/// Byte of value (token-in-block o, dim d) in a block's value region.
+int64_t valueOffset(bool preshuffle, int64_t o, int64_t d) {
+  return preshuffle ? ((o / 16) * 8 + d / 16) * 256 + (o % 16) * 16 + d % 16
+                    : o * kHeadDim + d;
+}
 
 struct Result {
   bool ok = true;
@@ -307,7 +315,11 @@ Result runCase(tessel_context *ctx, const Case &c, bool fnuz,
   }
 
   auto t0 = std::chrono::steady_clock::now();
-  tessel_status st = tessel_indexer_k_cache_write(ctx, &tk, &ts, &tc, nullptr);
+  tessel_k_cache_write_options opts = {c.preshuffle ? 1 : 0,
+                                       c.ue8m0 ? TESSEL_SCALE_FMT_UE8M0
+                                               : TESSEL_SCALE_FMT_F32};
+  tessel_status st =
+      tessel_indexer_k_cache_write_opts(ctx, &tk, &ts, &tc, &opts, nullptr);
   if (st != TESSEL_SUCCESS) {
     note(r, "launch: %s: %s", tessel_status_string(st), tessel_last_error());
     return r;
@@ -338,10 +350,11 @@ Result runCase(tessel_context *ctx, const Case &c, bool fnuz,
     }
     ++r.written;
     int64_t blk = s / bs, off = s % bs;
-    size_t qAt = blk * bs * kRowBytes + off * kHeadDim;
-    size_t sAt = blk * bs * kRowBytes + bs * kHeadDim + off * 4;
+    size_t block = blk * bs * kRowBytes;
+    size_t sAt = block + bs * kHeadDim + off * 4;
+    auto qAt = [&](int d) { return block + valueOffset(c.preshuffle, off, d); };
     for (int d = 0; d < kHeadDim; ++d)
-      owned[qAt + d] = 1;
+      owned[qAt(d)] = 1;
     for (int i = 0; i < 4; ++i)
       owned[sAt + i] = 1;
 
@@ -353,6 +366,12 @@ Result runCase(tessel_context *ctx, const Case &c, bool fnuz,
     // quotient.
     amax = std::max(amax, static_cast<double>(1e-4f));
     float wantScale = static_cast<float>(amax / fp8Max);
+    if (c.ue8m0) { // the smallest power of two >= the scale
+      double p = std::ldexp(1.0, -149);
+      while (p < wantScale)
+        p *= 2;
+      wantScale = static_cast<float>(p);
+    }
     float gotScale;
     memcpy(&gotScale, &got[sAt], 4);
     float ulps = ulpDistance(gotScale, wantScale);
@@ -373,12 +392,12 @@ Result runCase(tessel_context *ctx, const Case &c, bool fnuz,
                                      static_cast<double>(gotScale));
         want = encodeFp8(x, fnuz);
       }
-      if (got[qAt + d] != want) {
+      if (got[qAt(d)] != want) {
         ++r.badBytes;
         note(r,
              "token %" PRId64 " slot %" PRId64 " d=%d: fp8 0x%02x, want 0x%02x "
              "(k=%.9g scale=%.9g)",
-             t, s, d, got[qAt + d], want, kf[t * S + d], gotScale);
+             t, s, d, got[qAt(d)], want, kf[t * S + d], gotScale);
       }
     }
   }
@@ -394,11 +413,12 @@ Result runCase(tessel_context *ctx, const Case &c, bool fnuz,
 }
 
 std::string caseName(const Case &c) {
-  char buf[96];
+  char buf[128];
   snprintf(buf, sizeof buf,
-           "T=%-5" PRId64 " %-4s bs=%-3" PRId64 " stride=%-4" PRId64 "%s",
+           "T=%-5" PRId64 " %-4s bs=%-3" PRId64 " stride=%-4" PRId64 "%s%s%s",
            c.tokens, c.bf16 ? "bf16" : "f32", c.blockSize, c.rowStride,
-           c.pastEnd ? " past-end" : "");
+           c.pastEnd ? " past-end" : "", c.preshuffle ? " preshuffled" : "",
+           c.ue8m0 ? " ue8m0" : "");
   return buf;
 }
 
@@ -522,6 +542,10 @@ int main(int argc, char **argv) {
         int64_t stride = cases.size() % 2 == 0 ? 128 : (bf16 ? 136 : 256);
         cases.push_back({T, bf16, bs, stride, false});
       }
+  // The writer's options (DESIGN.md 3.4).
+  cases.push_back({333, true, 64, 136, false, true, true});
+  cases.push_back({64, false, 16, 128, false, true, false});
+  cases.push_back({100, true, 32, 128, false, false, true});
   if (gpu)
     for (bool bf16 : {true, false}) {
       cases.push_back({1, bf16, 64, 128, true});
@@ -566,13 +590,16 @@ int main(int argc, char **argv) {
       if (tessel_context_load_bundle(vctx, path) != TESSEL_SUCCESS)
         fatal("tessel_context_load_bundle (variant)");
       unlink(path);
-      int64_t bf16 = 1;
+      int64_t bf16 = 1, ps = 0, ue = 0;
       e.knob("k_bf16", bf16);
+      e.knob("preshuffle", ps);
+      e.knob("scale_ue8m0", ue);
       std::vector<Case> vc = {
-          {5, bf16 != 0, 16, 128, false},
-          {333, bf16 != 0, 64, 136 + 8 * (bf16 == 0), false}};
+          {5, bf16 != 0, 16, 128, false, ps != 0, ue != 0},
+          {333, bf16 != 0, 64, 136 + 8 * (bf16 == 0), false, ps != 0, ue != 0}};
       if (gpu)
-        vc.push_back({1000, bf16 != 0, 1, 256, true});
+        vc.push_back(
+            {1000, bf16 != 0, ps ? 16 : 1, 256, true, ps != 0, ue != 0});
       failures += runTable(vctx, vc, fnuz, rng, ("variant " + e.name).c_str());
       tessel_context_destroy(vctx);
     }

@@ -24,6 +24,9 @@
 // unit's count by a search inside the tile, carrying the running prefix.
 // Limits: S < 2^31 - 1 and batch * next_n < 2^31 (i32 arithmetic).
 // split_tokens < 1 counts as 1; num_cus < 0 writes nothing.
+// `num_waves`: 16 (1024 lanes, 4 batches per lane) is the widest workgroup;
+// 8 also fits in registers; 4 is correct but spills SGPRs on gfx942, so
+// variants.json builds 8 and 16.
 tile.kernel @paged_mqa_logits_metadata(
     %context_lens: !tile.ptr<i32>,
     %schedule: !tile.ptr<i32>,

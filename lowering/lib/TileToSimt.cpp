@@ -1310,6 +1310,19 @@ struct ScanPattern : public TilePattern<ScanOp> {
   }
 };
 
+/// A scalar between its register type and its LDS type (ldsType): i1 and
+/// i8 by extension and truncation, other types of one width by bitcast.
+Value castLdsScalar(OpBuilder &b, Location loc, Value v, Type to) {
+  Type from = v.getType();
+  if (from == to)
+    return v;
+  if (from.isInteger(1))
+    return arith::ExtUIOp::create(b, loc, to, v);
+  if (to.isInteger(1))
+    return arith::TruncIOp::create(b, loc, to, v);
+  return arith::BitcastOp::create(b, loc, to, v);
+}
+
 /// tile.gather through LDS: every lane writes the source elements it holds
 /// at their row-major index (copies write equal values), then reads, for
 /// each result element, the source element its index names. An index out
@@ -1344,21 +1357,6 @@ struct GatherPattern : public TilePattern<GatherOp> {
       return failure();
     Value lds = *view;
     KernelState &ks = state.of(op);
-    auto toMem = [&](Value v) -> Value {
-      if (elem == memElem)
-        return v;
-      if (elem.isInteger(1))
-        return arith::ExtUIOp::create(rewriter, loc, memElem, v);
-      return arith::BitcastOp::create(rewriter, loc, memElem, v);
-    };
-    auto fromMem = [&](Value v) -> Value {
-      if (elem == memElem)
-        return v;
-      if (elem.isInteger(1))
-        return arith::TruncIOp::create(rewriter, loc, elem, v);
-      return arith::BitcastOp::create(rewriter, loc, elem, v);
-    };
-
     // Earlier readers of this space must be done before it is overwritten.
     gpu::BarrierOp::create(rewriter, loc);
     SmallVector<Value> srcBase =
@@ -1366,7 +1364,8 @@ struct GatherPattern : public TilePattern<GatherOp> {
     for (int64_t s = 0; s < src->getNumElems(); ++s) {
       Value at = linearIndex(rewriter, loc, *src, srcBase, s);
       Value v = vector::ExtractOp::create(rewriter, loc, adaptor.getSrc(), s);
-      memref::StoreOp::create(rewriter, loc, toMem(v), lds,
+      memref::StoreOp::create(rewriter, loc,
+                              castLdsScalar(rewriter, loc, v, memElem), lds,
                               ValueRange{toIndex(rewriter, loc, at)});
     }
     gpu::BarrierOp::create(rewriter, loc);
@@ -1393,7 +1392,7 @@ struct GatherPattern : public TilePattern<GatherOp> {
       Value v = memref::LoadOp::create(rewriter, loc, lds,
                                        ValueRange{toIndex(rewriter, loc, at)});
       v = arith::SelectOp::create(rewriter, loc, inRange, v, zero);
-      out.push_back(fromMem(v));
+      out.push_back(castLdsScalar(rewriter, loc, v, elem));
     }
     rewriter.replaceOpWithNewOp<vector::FromElementsOp>(
         op, getTypeConverter()->convertType(op.getType()), out);

@@ -7,8 +7,7 @@
 // 0.
 //
 //===----------------------------------------------------------------------===//
-#include "TestUtil.h"
-#include "TileLowering.h"
+#include "TileKernel.h"
 
 #include "mlir/Dialect/GPU/IR/GPUDialect.h"
 
@@ -85,15 +84,11 @@ void runGather(const std::string &target, Shape src, Shape idx, int axis,
   SCOPED_TRACE(target + " " + tensorType(src, elem) + "[" +
                tensorType(idx, "i32") + "], axis " + std::to_string(axis) +
                ", num_waves=" + std::to_string(waves));
-  auto ctx = tessel::test::makeTesselContext();
-  auto m = tessel::test::lowerTileForTest(
-      *ctx, gatherKernel(src, idx, axis, elem, waves), "gather.mlir", target,
-      {});
-  ASSERT_TRUE(m);
-  auto emu = Module::fromModule(*m);
-  ASSERT_TRUE((bool)emu) << llvm::toString(emu.takeError());
-  auto names = (*emu)->kernelNames();
-  auto bs = (*emu)->knownBlockSize(names[0]);
+  std::unique_ptr<Module> emu = emulatorModuleFor(
+      gatherKernel(src, idx, axis, elem, waves), "gather.mlir", target, {});
+  ASSERT_TRUE(emu);
+  auto names = emu->kernelNames();
+  auto bs = emu->knownBlockSize(names[0]);
   ASSERT_TRUE((bool)bs && bs->has_value());
 
   std::mt19937 rng(7);
@@ -109,10 +104,10 @@ void runGather(const std::string &target, Shape src, Shape idx, int axis,
   ix[0] = -1, ix[1] = (int32_t)extent; // both ends out of range
   std::vector<T> out(ix.size(), (T)0x5a);
   EXPECT_OK(
-      (*emu)->launchArgs(names[0], {1, 1, 1}, **bs,
-                         {KernelArg::buffer(s.data(), (int64_t)s.size()),
-                          KernelArg::buffer(ix.data(), (int64_t)ix.size()),
-                          KernelArg::buffer(out.data(), (int64_t)out.size())}));
+      emu->launchArgs(names[0], {1, 1, 1}, **bs,
+                      {KernelArg::buffer(s.data(), (int64_t)s.size()),
+                       KernelArg::buffer(ix.data(), (int64_t)ix.size()),
+                       KernelArg::buffer(out.data(), (int64_t)out.size())}));
   int bad = 0;
   for (int64_t r = 0; r < idx.rows; ++r)
     for (int64_t c = 0; c < idx.cols; ++c) {

@@ -10,8 +10,7 @@
 // so a stray store fails the emulator's bounds check.
 //
 //===----------------------------------------------------------------------===//
-#include "TestUtil.h"
-#include "TileLowering.h"
+#include "TileKernel.h"
 
 #include "mlir/Dialect/GPU/IR/GPUDialect.h"
 
@@ -54,30 +53,23 @@ Compiled *compiled(const std::string &target, int64_t numWaves) {
     ADD_FAILURE() << "cannot read paged_mqa_logits_metadata.mlir";
     return nullptr;
   }
-  auto ctx = tessel::test::makeTesselContext();
-  auto m = tessel::test::lowerTileForTest(*ctx, src,
-                                          "paged_mqa_logits_metadata.mlir",
-                                          target, {{"num_waves", numWaves}});
-  if (!m)
+  std::unique_ptr<Module> emu = emulatorModuleFor(
+      src, "paged_mqa_logits_metadata.mlir", target, {{"num_waves", numWaves}});
+  if (!emu)
     return nullptr;
-  auto emu = Module::fromModule(*m);
-  if (!emu) {
-    ADD_FAILURE() << llvm::toString(emu.takeError());
-    return nullptr;
-  }
-  auto names = (*emu)->kernelNames();
+  auto names = emu->kernelNames();
   if (names.size() != 1) {
     ADD_FAILURE() << "expected one kernel";
     return nullptr;
   }
-  auto bs = (*emu)->knownBlockSize(names[0]);
+  auto bs = emu->knownBlockSize(names[0]);
   if (!bs || !bs->has_value()) {
     ADD_FAILURE() << "the kernel has no known block size";
     return nullptr;
   }
   c.name = names[0];
   c.block = **bs;
-  c.module = std::move(*emu);
+  c.module = std::move(emu);
   return &c;
 }
 

@@ -470,6 +470,31 @@ LogicalResult ScanOp::verify() {
                     getSrc().getType().getRank());
 }
 
+LogicalResult GatherOp::verify() {
+  RankedTensorType src = getSrc().getType(), idx = getIndices().getType();
+  int64_t axis = static_cast<int32_t>(getAxis());
+  if (failed(verifyAxis(*this, axis, src.getRank())))
+    return failure();
+  if (idx.getRank() != src.getRank())
+    return emitOpError("indices (")
+           << shapeStr(idx) << ") must have the rank "
+           << "of the source (" << shapeStr(src) << ")";
+  for (int64_t d = 0; d < src.getRank(); ++d)
+    if (d != axis && idx.getDimSize(d) != src.getDimSize(d))
+      return emitOpError("indices (")
+             << shapeStr(idx) << ") and source (" << shapeStr(src)
+             << ") must have the same size in every dimension but axis "
+             << axis;
+  if (getType().getShape() != idx.getShape())
+    return emitOpError("result shape (")
+           << shapeStr(getType()) << ") must be the indices' shape ("
+           << shapeStr(idx) << ")";
+  if (getType().getElementType() != src.getElementType())
+    return emitOpError("result element type must be the source's, ")
+           << src.getElementType();
+  return success();
+}
+
 LogicalResult HistogramOp::verify() {
   if (getType().getRank() != 1 || getType().getDimSize(0) < 1)
     return emitOpError("result must be a 1-D tensor of at least one bin");

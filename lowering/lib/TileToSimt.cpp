@@ -141,16 +141,38 @@ SmallVector<Value> laneBase(OpBuilder &b, Location loc,
   return base;
 }
 
+/// The coordinates (i32) of register slot `slot` of layout `l` in the lane
+/// whose lane/wave coordinate parts are `base`: one per dimension of the
+/// layout, or with `dropSlices` one per dimension of the tensor.
+SmallVector<Value> slotCoords(OpBuilder &b, Location loc,
+                              const DistributedLayout &l, ArrayRef<Value> base,
+                              int64_t slot, bool dropSlices = false) {
+  SmallVector<int64_t> idx = l.slotIndices(slot);
+  SmallVector<Value> coords;
+  for (unsigned d = 0; d < l.getRank(); ++d)
+    if (!dropSlices || !llvm::is_contained(l.getSliceDims(), d))
+      coords.push_back(arith::AddIOp::create(
+          b, loc, base[d], i32Const(b, loc, l.regCoord(d, idx[d]))));
+  return coords;
+}
+
+/// Row-major linear index (i32) of `coords` in a tensor of `shape`.
+Value linearize(OpBuilder &b, Location loc, ArrayRef<Value> coords,
+                ArrayRef<int64_t> shape) {
+  Value lin = i32Const(b, loc, 0);
+  for (auto [c, n] : llvm::zip(coords, shape)) {
+    lin = arith::MulIOp::create(b, loc, lin, i32Const(b, loc, n));
+    lin = arith::AddIOp::create(b, loc, lin, c);
+  }
+  return lin;
+}
+
 /// Row-major linear index (i32) of register slot `slot` of layout `l`,
 /// counting only the tensor's own dimensions (slice dims have size 1).
 Value linearIndex(OpBuilder &b, Location loc, const DistributedLayout &l,
                   ArrayRef<Value> base, int64_t slot,
                   ArrayRef<int64_t> permutation = {}) {
-  SmallVector<int64_t> idx = l.slotIndices(slot);
-  SmallVector<Value> coords;
-  for (unsigned d = 0; d < l.getRank(); ++d)
-    coords.push_back(arith::AddIOp::create(
-        b, loc, base[d], i32Const(b, loc, l.regCoord(d, idx[d]))));
+  SmallVector<Value> coords = slotCoords(b, loc, l, base, slot);
   // Optionally reorder coordinates (for transposes) before linearizing.
   SmallVector<int64_t> shape(l.getShape());
   if (!permutation.empty()) {
@@ -163,12 +185,7 @@ Value linearIndex(OpBuilder &b, Location loc, const DistributedLayout &l,
     coords = c2;
     shape = s2;
   }
-  Value lin = i32Const(b, loc, 0);
-  for (unsigned d = 0; d < coords.size(); ++d) {
-    lin = arith::MulIOp::create(b, loc, lin, i32Const(b, loc, shape[d]));
-    lin = arith::AddIOp::create(b, loc, lin, coords[d]);
-  }
-  return lin;
+  return linearize(b, loc, coords, shape);
 }
 
 /// Row-major index (i32) of the line through slot `slot` along dimension
@@ -1293,6 +1310,96 @@ struct ScanPattern : public TilePattern<ScanOp> {
   }
 };
 
+/// A scalar between its register type and its LDS type (ldsType): i1 and
+/// i8 by extension and truncation, other types of one width by bitcast.
+Value castLdsScalar(OpBuilder &b, Location loc, Value v, Type to) {
+  Type from = v.getType();
+  if (from == to)
+    return v;
+  if (from.isInteger(1))
+    return arith::ExtUIOp::create(b, loc, to, v);
+  if (to.isInteger(1))
+    return arith::TruncIOp::create(b, loc, to, v);
+  return arith::BitcastOp::create(b, loc, to, v);
+}
+
+/// tile.gather through LDS: every lane writes the source elements it holds
+/// at their row-major index (copies write equal values), then reads, for
+/// each result element, the source element its index names. An index out
+/// of range reads 0 and touches no memory beyond the copy.
+struct GatherPattern : public TilePattern<GatherOp> {
+  using TilePattern::TilePattern;
+
+  static FailureOr<LdsNeed> ldsNeed(GatherOp op, const TargetInfo &) {
+    RankedTensorType src = op.getSrc().getType();
+    LdsNeed n;
+    n.bytes = src.getNumElements() * ldsElemBytes(src.getElementType());
+    return n;
+  }
+
+  LogicalResult
+  matchAndRewrite(GatherOp op, OpAdaptor adaptor,
+                  ConversionPatternRewriter &rewriter) const override {
+    Location loc = op.getLoc();
+    RankedTensorType srcType = op.getSrc().getType();
+    auto src = layoutOf(op, srcType);
+    auto dst = layoutOf(op, op.getType());
+    auto idx = layoutOf(op, op.getIndices().getType());
+    if (failed(src) || failed(dst) || failed(idx))
+      return failure();
+    if (!(*dst == *idx))
+      return op.emitError("gather result must have the layout of its "
+                          "indices; tile-assign-layouts gives it that");
+    Type elem = srcType.getElementType();
+    Type memElem = ldsType(elem);
+    auto view = state.lds(rewriter, op, memElem, srcType.getNumElements());
+    if (failed(view))
+      return failure();
+    Value lds = *view;
+    KernelState &ks = state.of(op);
+    // Earlier readers of this space must be done before it is overwritten.
+    gpu::BarrierOp::create(rewriter, loc);
+    SmallVector<Value> srcBase =
+        laneBase(rewriter, loc, *src, ks.lane, ks.wave);
+    for (int64_t s = 0; s < src->getNumElems(); ++s) {
+      Value at = linearIndex(rewriter, loc, *src, srcBase, s);
+      Value v = vector::ExtractOp::create(rewriter, loc, adaptor.getSrc(), s);
+      memref::StoreOp::create(rewriter, loc,
+                              castLdsScalar(rewriter, loc, v, memElem), lds,
+                              ValueRange{toIndex(rewriter, loc, at)});
+    }
+    gpu::BarrierOp::create(rewriter, loc);
+
+    unsigned axis = op.getAxis();
+    int64_t extent = srcType.getDimSize(axis);
+    Value zero = arith::ConstantOp::create(rewriter, loc, memElem,
+                                           rewriter.getZeroAttr(memElem));
+    SmallVector<Value> dstBase =
+        laneBase(rewriter, loc, *dst, ks.lane, ks.wave);
+    SmallVector<Value> out;
+    for (int64_t s = 0; s < dst->getNumElems(); ++s) {
+      SmallVector<Value> coords =
+          slotCoords(rewriter, loc, *dst, dstBase, s, /*dropSlices=*/true);
+      Value i =
+          vector::ExtractOp::create(rewriter, loc, adaptor.getIndices(), s);
+      // Unsigned: a negative index is out of range too.
+      Value inRange =
+          arith::CmpIOp::create(rewriter, loc, arith::CmpIPredicate::ult, i,
+                                i32Const(rewriter, loc, extent));
+      coords[axis] = arith::SelectOp::create(rewriter, loc, inRange, i,
+                                             i32Const(rewriter, loc, 0));
+      Value at = linearize(rewriter, loc, coords, srcType.getShape());
+      Value v = memref::LoadOp::create(rewriter, loc, lds,
+                                       ValueRange{toIndex(rewriter, loc, at)});
+      v = arith::SelectOp::create(rewriter, loc, inRange, v, zero);
+      out.push_back(castLdsScalar(rewriter, loc, v, elem));
+    }
+    rewriter.replaceOpWithNewOp<vector::FromElementsOp>(
+        op, getTypeConverter()->convertType(op.getType()), out);
+    return success();
+  }
+};
+
 /// LDS each op needs, from the pattern that lowers it.
 FailureOr<LdsNeed> ldsNeed(Operation *op, const TargetInfo &target) {
   return llvm::TypeSwitch<Operation *, FailureOr<LdsNeed>>(op)
@@ -1307,6 +1414,7 @@ FailureOr<LdsNeed> ldsNeed(Operation *op, const TargetInfo &target) {
       })
       .Case([&](ReduceOp o) { return ReducePattern::ldsNeed(o, target); })
       .Case([&](ScanOp o) { return ScanPattern::ldsNeed(o, target); })
+      .Case([&](GatherOp o) { return GatherPattern::ldsNeed(o, target); })
       .Case([&](DotOp o) { return dotStagingNeed(o, target); })
       .Default([&](Operation *o) { return sharedMemoryLdsNeed(o, target); });
 }
@@ -1373,8 +1481,8 @@ struct ConvertTileToSimtPass
                  SplatPattern, BroadcastPattern, ExpandDimsPattern,
                  RelayoutPattern<ConvertLayoutOp>, RelayoutPattern<ReshapeOp>,
                  RelayoutPattern<TransposeOp>, PtrCastPattern, LoadPattern,
-                 StorePattern, AtomicRMWPattern, ReducePattern, ScanPattern>(
-        tc, ctx, state);
+                 StorePattern, AtomicRMWPattern, ReducePattern, ScanPattern,
+                 GatherPattern>(tc, ctx, state);
     populateDotToSimtPatterns(tc, patterns, *info);
     populateSharedMemoryToSimtPatterns(tc, patterns, state);
     DotStagingContext staging;

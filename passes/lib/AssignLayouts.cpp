@@ -496,6 +496,16 @@ public:
                                          encodingOf(reduce.getSrc())));
       return;
     }
+    if (auto gather = dyn_cast<GatherOp>(op)) {
+      // Each lane reads the elements its indices name, so the result lives
+      // where the indices do; the source reaches LDS from any layout.
+      Attribute enc = encodingOf(gather.getResult());
+      if (!enc)
+        enc = encodingOf(gather.getIndices());
+      requireEncoding(op, gather.getIndicesMutable(), enc);
+      setEncoding(gather.getResult(), enc);
+      return;
+    }
     if (auto expand = dyn_cast<ExpandDimsOp>(op)) {
       auto slice =
           dyn_cast_or_null<SliceLayoutAttr>(encodingOf(expand.getSrc()));

@@ -19,8 +19,7 @@
 //    swizzle to the compiler (perPhase = maxPhase = 0).
 //
 //===----------------------------------------------------------------------===//
-#include "TestUtil.h"
-#include "TileLowering.h"
+#include "TileKernel.h"
 
 #include "tessel/Dialect/Tile/TileDialect.h"
 #include "tessel/Lowering/Pipeline.h"
@@ -49,17 +48,7 @@ std::string substitute(std::string s, const std::string &from,
 /// (with a test failure naming the diagnostics).
 std::unique_ptr<Module> compile(const std::string &src,
                                 const std::string &target, int64_t numWaves) {
-  auto ctx = tessel::test::makeTesselContext();
-  auto m = tessel::test::lowerTileForTest(*ctx, src, "kernel", target,
-                                          {{"num_waves", numWaves}});
-  if (!m)
-    return nullptr;
-  auto emu = Module::fromModule(*m);
-  if (!emu) {
-    ADD_FAILURE() << llvm::toString(emu.takeError());
-    return nullptr;
-  }
-  return std::move(*emu);
+  return emulatorModuleFor(src, "kernel", target, {{"num_waves", numWaves}});
 }
 
 // Row-major offsets r * 64 + c of a ROWSx64 tile, with no layout: layout

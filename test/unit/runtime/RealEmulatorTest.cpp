@@ -395,11 +395,12 @@ TEST(RealEmulatorJit, CompilesMissingVariantsIntoTheCache) {
   tessel_config_set("TESSEL_CACHE_DIR", "");
 }
 
-// The runtime's flattened launch parameters for indexer_k_cache_write agree
-// with the kernel-argument metadata that the compiled gfx942/gfx950 code
-// objects carry (what hipModuleLaunchKernel packs them by): one argument per
-// parameter, of the parameter's size, at increasing naturally aligned
-// offsets inside the kernarg segment.
+// The flattened launch parameters of every gfx942/gfx950 code object's
+// manifest (for indexer_k_cache_write, the runtime's ABI of the op) agree
+// with the kernel-argument metadata that the code object carries (what
+// hipModuleLaunchKernel packs them by): one argument per parameter, of the
+// parameter's size, at increasing naturally aligned offsets inside the
+// kernarg segment.
 TEST(HsacoAbi, MarshalledParamsMatchTheCodeObjectMetadata) {
   tessel::Bundle bundle;
   std::string error;
@@ -413,6 +414,9 @@ TEST(HsacoAbi, MarshalledParamsMatchTheCodeObjectMetadata) {
     std::vector<tessel::ArgKind> abi;
     for (const tessel::BundleArg &a : tessel::opAbi(*op))
       abi.push_back(a.kind);
+    ASSERT_EQ(e.args.size(), abi.size()) << e.name;
+    for (size_t i = 0; i < abi.size(); ++i)
+      EXPECT_EQ(e.args[i].kind, abi[i]) << e.name << " param " << i;
     tessel::Json resources;
     ASSERT_TRUE(tessel::Json::parse(e.resources, resources, error))
         << e.name << ": " << error;
@@ -422,13 +426,12 @@ TEST(HsacoAbi, MarshalledParamsMatchTheCodeObjectMetadata) {
     const tessel::Json &k = kernels->items()[0];
     const tessel::Json *args = k.get("args");
     ASSERT_TRUE(args && args->isArray()) << e.name;
-    ASSERT_EQ(args->items().size(), abi.size()) << e.name;
+    ASSERT_EQ(args->items().size(), e.args.size()) << e.name;
     int64_t end = 0;
-    for (size_t i = 0; i < abi.size(); ++i) {
+    for (size_t i = 0; i < e.args.size(); ++i) {
       const tessel::Json &a = args->items()[i];
       int64_t size = a.get("size")->asInt(), offset = a.get("offset")->asInt();
-      int64_t want = abi[i] == tessel::ArgKind::I32 ? 4 : 8;
-      EXPECT_EQ(size, want) << e.name << " param " << i;
+      EXPECT_EQ(size, (int64_t)e.args[i].size) << e.name << " param " << i;
       EXPECT_GE(offset, end) << e.name << " param " << i;
       EXPECT_EQ(offset % size, 0) << e.name << " param " << i;
       end = offset + size;

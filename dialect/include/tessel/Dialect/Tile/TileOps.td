@@ -436,6 +436,34 @@ def Tile_ScanOp : Tile_Op<"scan", [Pure, SameOperandsAndResultType]> {
   let hasVerifier = 1;
 }
 
+def Tile_GatherOp : Tile_Op<"gather", [Pure]> {
+  let summary = "Reads a tile's elements at data-dependent indices along one axis";
+  let description = [{
+    Along `axis`, element `(i0, .., ia, .., in)` of the result is
+    `src[i0, .., indices[i0, .., ia, .., in], .., in]`: the result has the
+    shape of `indices` and the element type of `src`. `src` and `indices`
+    have the same rank and the same size in every dimension but `axis`.
+    An index outside `[0, size of src along axis)` reads 0, so no access
+    leaves the tile.
+
+    It is the register-tile counterpart of a gathering `tile.load`: a table
+    lookup, or a step of a binary search over a scanned tile. Lowered
+    through LDS: one copy of `src`, then one read per result element.
+
+    ```mlir
+    %v = tile.gather %prefix[%pos], 0 : tensor<4096xi32>, tensor<512xi32> -> tensor<512xi32>
+    ```
+  }];
+  let arguments = (ins Tile_Tensor:$src, StaticShapeTensorOf<[I32]>:$indices,
+                       I32Attr:$axis);
+  let results = (outs Tile_Tensor:$result);
+  let assemblyFormat = [{
+    $src `[` $indices `]` `,` $axis attr-dict `:` type($src) `,`
+    type($indices) `->` type($result)
+  }];
+  let hasVerifier = 1;
+}
+
 def Tile_HistogramOp : Tile_Op<"histogram", [Pure]> {
   let summary = "Counts keys per bin";
   let description = [{

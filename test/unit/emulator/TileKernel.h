@@ -1,0 +1,34 @@
+//===- TileKernel.h - A tile kernel lowered into the emulator ---*- C++ -*-===//
+#ifndef TESSEL_TEST_EMULATOR_TILEKERNEL_H
+#define TESSEL_TEST_EMULATOR_TILEKERNEL_H
+
+#include "TestUtil.h"
+#include "TileLowering.h"
+
+#include <memory>
+#include <string>
+
+namespace tessel::emu::test {
+
+/// Lowers tile IR `src` (named `name` in locations) for `target` with
+/// `knobs` and loads the SIMT IR into the emulator; null on failure, with a
+/// test failure naming the diagnostics.
+inline std::unique_ptr<Module>
+emulatorModuleFor(const std::string &src, const std::string &name,
+                  const std::string &target,
+                  const tessel::KnobBindings &knobs) {
+  auto ctx = tessel::test::makeTesselContext();
+  auto m = tessel::test::lowerTileForTest(*ctx, src, name, target, knobs);
+  if (!m)
+    return nullptr;
+  auto emu = Module::fromModule(*m);
+  if (!emu) {
+    ADD_FAILURE() << llvm::toString(emu.takeError());
+    return nullptr;
+  }
+  return std::move(*emu);
+}
+
+} // namespace tessel::emu::test
+
+#endif

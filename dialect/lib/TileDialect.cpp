@@ -36,6 +36,16 @@ LogicalResult PtrType::verify(function_ref<InFlightDiagnostic()> emitError,
   return success();
 }
 
+LogicalResult
+AsyncBarrierType::verify(function_ref<InFlightDiagnostic()> emitError,
+                         unsigned stages) {
+  // More stages than any tile ring in 227 KiB of shared memory is a slip.
+  if (stages < 1 || stages > 16)
+    return emitError() << "an async barrier ring has 1 to 16 stages, got "
+                       << stages;
+  return success();
+}
+
 /// `tile.divisibility = N` on a kernel argument promises that a pointer's
 /// address (in bytes) or an integer's value is a multiple of N; the runtime
 /// checks the promise, the vectorizer relies on it. It stays on the argument

@@ -2,10 +2,12 @@
 
 #include "tessel/Dialect/Tile/TileDialect.h"
 
+#include "mlir/Dialect/SCF/IR/SCF.h"
 #include "mlir/IR/Builders.h"
 #include "mlir/IR/BuiltinTypes.h"
 #include "mlir/IR/OpImplementation.h"
 #include "mlir/Interfaces/FunctionImplementation.h"
+#include "llvm/ADT/DenseSet.h"
 #include "llvm/ADT/STLExtras.h"
 #include "llvm/ADT/StringSet.h"
 
@@ -412,7 +414,56 @@ void DotOp::getEffects(
       effects.emplace_back(MemoryEffects::Read::get(), operand);
 }
 
+/// The first use of the result of an async dot that may read it before it
+/// is written: anything but the accumulator of another async dot or a
+/// tile.dot_wait, following the value through scf.for iter_args, yields and
+/// results. Null when there is none.
+static OpOperand *firstEarlyRead(Value result) {
+  SmallVector<Value> work{result};
+  llvm::DenseSet<Value> seen{result};
+  auto follow = [&](Value v) {
+    if (seen.insert(v).second)
+      work.push_back(v);
+  };
+  while (!work.empty()) {
+    Value v = work.pop_back_val();
+    for (OpOperand &use : v.getUses()) {
+      Operation *user = use.getOwner();
+      if (isa<DotWaitOp>(user))
+        continue;
+      if (auto dot = dyn_cast<DotOp>(user);
+          dot && dot.getAsync() && &use == &dot.getCMutable())
+        continue;
+      if (auto forOp = dyn_cast<scf::ForOp>(user);
+          forOp && use.getOperandNumber() >= forOp.getNumControlOperands()) {
+        unsigned k = use.getOperandNumber() - forOp.getNumControlOperands();
+        follow(forOp.getRegionIterArgs()[k]);
+        follow(forOp.getResult(k));
+        continue;
+      }
+      if (auto yield = dyn_cast<scf::YieldOp>(user))
+        if (auto forOp = dyn_cast<scf::ForOp>(yield->getParentOp())) {
+          follow(forOp.getRegionIterArgs()[use.getOperandNumber()]);
+          follow(forOp.getResult(use.getOperandNumber()));
+          continue;
+        }
+      return &use;
+    }
+  }
+  return nullptr;
+}
+
 LogicalResult DotOp::verify() {
+  if (getAsync())
+    if (OpOperand *use = firstEarlyRead(getResult())) {
+      InFlightDiagnostic d =
+          emitOpError("is async: its result is still being written when '")
+          << use->getOwner()->getName()
+          << "' reads it; use it only as the accumulator of another async "
+             "tile.dot or through tile.dot_wait";
+      d.attachNote(use->getOwner()->getLoc()) << "read here";
+      return d;
+    }
   for (auto [name, v] :
        {std::pair<StringRef, Value>{"a", getA()}, {"b", getB()}})
     if (auto m = dyn_cast<MemDescType>(v.getType()); m && m.hasStages())
@@ -579,6 +630,34 @@ LogicalResult LocalStoreOp::verify() {
 
 LogicalResult LocalLoadOp::verify() {
   return verifyTileMatches(*this, "result", getType(), getSrc().getType());
+}
+
+LogicalResult AsyncCommitGroupOp::verify() {
+  if (bool(getBarrier()) != bool(getFill()))
+    return emitOpError("a barrier needs a fill index, and a fill index a "
+                       "barrier");
+  return success();
+}
+
+LogicalResult AsyncWaitOp::verify() {
+  if (bool(getBarrier()) != bool(getFill()))
+    return emitOpError("a barrier needs a fill index, and a fill index a "
+                       "barrier");
+  if (bool(getBarrier()) == getNum().has_value())
+    return emitOpError("waits either for groups ({num = N}) or for a barrier "
+                       "fill (barrier(%bar[%fill])), not ")
+           << (getBarrier() ? "both" : "neither");
+  return success();
+}
+
+LogicalResult DotWaitOp::inferReturnTypes(MLIRContext *,
+                                          std::optional<Location>,
+                                          ValueRange operands, DictionaryAttr,
+                                          OpaqueProperties, RegionRange,
+                                          SmallVectorImpl<Type> &results) {
+  for (Value v : operands)
+    results.push_back(v.getType());
+  return success();
 }
 
 LogicalResult AsyncCopyGlobalToLocalOp::verify() {

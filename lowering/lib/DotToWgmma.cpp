@@ -25,8 +25,9 @@
 // matrix unit (generic-proxy writes, cp.async included) and synchronizes
 // once more before the instructions read them.
 //
-// Not yet: the instructions of one dot are waited for before the next
-// ones are issued (no wgmma in flight across K steps).
+// An `async` dot commits its instructions as one group and does not wait
+// for them: tile.dot_wait (wgmma.wait_group N) does, so the instructions
+// of one K step stay in flight while the next step is issued.
 //
 //===----------------------------------------------------------------------===//
 
@@ -380,7 +381,7 @@ struct WgmmaDotPattern : public OpConversionPattern<DotOp> {
         d = target.emitSharedMatrixInstrs(rewriter, loc, instr, steps, d);
         tiles.push_back({*slots, d});
       }
-    target.emitSharedMatrixEnd(rewriter, loc);
+    target.emitSharedMatrixEnd(rewriter, loc, op.getAsync());
     for (auto &[slots, d] : tiles)
       for (auto [j, s] : llvm::enumerate(slots))
         out[s] = vector::ExtractOp::create(rewriter, loc, d, int64_t(j));
@@ -391,6 +392,28 @@ struct WgmmaDotPattern : public OpConversionPattern<DotOp> {
 
   const TargetInfo &target;
   DotStagingContext staging;
+};
+
+/// tile.dot_wait on every target: the target's wait, or its operands
+/// where matrix instructions complete in order.
+struct DotWaitPattern : public OpConversionPattern<DotWaitOp> {
+  DotWaitPattern(const TypeConverter &tc, MLIRContext *ctx,
+                 const TargetInfo &target)
+      : OpConversionPattern<DotWaitOp>(tc, ctx), target(target) {}
+  LogicalResult
+  matchAndRewrite(DotWaitOp op, OpAdaptor adaptor,
+                  ConversionPatternRewriter &rewriter) const override {
+    for (Value v : adaptor.getValues())
+      if (!isa<VectorType>(v.getType()) ||
+          !cast<VectorType>(v.getType()).getElementType().isF32())
+        return op.emitOpError("waits for f32 accumulators, got ")
+               << v.getType();
+    rewriter.replaceOp(op, target.emitMatrixWait(rewriter, op.getLoc(),
+                                                 op.getPending(),
+                                                 adaptor.getValues()));
+    return success();
+  }
+  const TargetInfo &target;
 };
 
 } // namespace
@@ -427,4 +450,5 @@ void tessel::populateDotToWgmmaPatterns(const TypeConverter &tc,
                                         DotStagingContext staging) {
   patterns.add<WgmmaDotPattern>(tc, patterns.getContext(), target,
                                 std::move(staging));
+  patterns.add<DotWaitPattern>(tc, patterns.getContext(), target);
 }

@@ -118,6 +118,8 @@ LdsAllocation::compute(Operation *kernel, const TargetInfo &target,
       }
       b.end = *end;
     }
+    if (n->untilKernelEnd)
+      b.end = num.last.lookup(kernel);
     a.index[op] = a.bufs.size();
     a.bufs.push_back(b);
   });

@@ -30,6 +30,9 @@ struct LdsNeed {
   int64_t bytes = 0;       // 0: nothing
   unsigned align = 16;     // a power of two
   bool outlivesOp = false; // live until the last use of the op's results
+  /// Live until the end of the kernel: memory that must not be reused
+  /// (an mbarrier would have to be invalidated first).
+  bool untilKernelEnd = false;
 };
 
 /// One placed buffer.

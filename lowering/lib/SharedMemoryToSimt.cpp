@@ -264,13 +264,81 @@ struct AsyncCopyPattern : public SharedPattern<AsyncCopyGlobalToLocalOp> {
   }
 };
 
+constexpr int64_t kBarrierBytes = 8;
+
+/// The shared-memory address (i32) of the barrier that fill `fill` (i32) of
+/// the ring at LDS offset `at` completes on, and the parity of its phase.
+std::pair<Value, Value> barrierOfFill(OpBuilder &b, Operation *op,
+                                      LoweringState &state, Value at,
+                                      AsyncBarrierType type, Value fill) {
+  Location loc = op->getLoc();
+  Value view = state.ldsView(b, op, at, b.getI64Type(), type.getStages());
+  Value base = arith::IndexCastOp::create(
+      b, loc, b.getI32Type(),
+      memref::ExtractAlignedPointerAsIndexOp::create(b, loc, view));
+  auto i32c = [&](int64_t v) {
+    return arith::ConstantIntOp::create(b, loc, b.getI32Type(), v);
+  };
+  Value stages = i32c(type.getStages());
+  Value stage = arith::RemUIOp::create(b, loc, fill, stages);
+  Value addr = arith::AddIOp::create(
+      b, loc, base, arith::MulIOp::create(b, loc, stage, i32c(kBarrierBytes)));
+  Value round = arith::DivUIOp::create(b, loc, fill, stages);
+  Value parity = arith::AndIOp::create(b, loc, round, i32c(1));
+  return {addr, parity};
+}
+
+struct AsyncBarrierAllocPattern : public SharedPattern<AsyncBarrierAllocOp> {
+  using SharedPattern::SharedPattern;
+  LogicalResult
+  matchAndRewrite(AsyncBarrierAllocOp op, OpAdaptor adaptor,
+                  ConversionPatternRewriter &rewriter) const override {
+    Location loc = op.getLoc();
+    KernelState &ks = state.of(op);
+    int64_t offset = ks.ldsLayout ? ks.ldsLayout->offsetOf(op) : -1;
+    if (offset < 0 || !ks.ldsBuffer)
+      return op.emitError("no LDS was allocated for these barriers");
+    Value at = arith::ConstantIndexOp::create(rewriter, loc, offset);
+    const TargetInfo &target = *state.target;
+    if (target.hasAsyncCopyBarriers()) {
+      // Lane 0 of wave 0 initialises every barrier of the ring.
+      Value zero =
+          arith::ConstantIntOp::create(rewriter, loc, rewriter.getI32Type(), 0);
+      Value tid = arith::OrIOp::create(rewriter, loc, ks.lane, ks.wave);
+      Value lead = arith::CmpIOp::create(rewriter, loc,
+                                         arith::CmpIPredicate::eq, tid, zero);
+      unsigned arrivals = ks.numWaves * target.waveSize();
+      AsyncBarrierType type = op.getType();
+      scf::IfOp::create(rewriter, loc, lead, [&](OpBuilder &b, Location) {
+        for (unsigned s = 0; s < type.getStages(); ++s) {
+          Value fill = arith::ConstantIntOp::create(b, loc, b.getI32Type(), s);
+          auto [addr, parity] = barrierOfFill(b, op, state, at, type, fill);
+          target.emitAsyncBarrierInit(b, loc, addr, arrivals);
+        }
+        scf::YieldOp::create(b, loc);
+      });
+    }
+    gpu::BarrierOp::create(rewriter, loc);
+    rewriter.replaceOp(op, at);
+    return success();
+  }
+};
+
 struct AsyncCommitGroupPattern : public SharedPattern<AsyncCommitGroupOp> {
   using SharedPattern::SharedPattern;
   LogicalResult
   matchAndRewrite(AsyncCommitGroupOp op, OpAdaptor adaptor,
                   ConversionPatternRewriter &rewriter) const override {
-    state.target->emitAsyncCommitGroup(rewriter, op.getLoc());
-    rewriter.replaceOp(op, zeroToken(rewriter, op.getLoc()));
+    Location loc = op.getLoc();
+    if (Value bar = op.getBarrier()) {
+      auto [addr, parity] = barrierOfFill(
+          rewriter, op, state, adaptor.getBarrier(),
+          cast<AsyncBarrierType>(bar.getType()), adaptor.getFill());
+      state.target->emitAsyncBarrierArrive(rewriter, loc, addr);
+    } else {
+      state.target->emitAsyncCommitGroup(rewriter, loc);
+    }
+    rewriter.replaceOp(op, zeroToken(rewriter, loc));
     return success();
   }
 };
@@ -280,10 +348,19 @@ struct AsyncWaitPattern : public SharedPattern<AsyncWaitOp> {
   LogicalResult
   matchAndRewrite(AsyncWaitOp op, OpAdaptor adaptor,
                   ConversionPatternRewriter &rewriter) const override {
-    state.target->emitAsyncWait(rewriter, op.getLoc(), op.getNum());
-    // Every lane's copies become visible to the others.
-    gpu::BarrierOp::create(rewriter, op.getLoc());
-    rewriter.replaceOp(op, zeroToken(rewriter, op.getLoc()));
+    Location loc = op.getLoc();
+    if (Value bar = op.getBarrier()) {
+      // The barrier's phase makes every lane's copies visible to this one.
+      auto [addr, parity] = barrierOfFill(
+          rewriter, op, state, adaptor.getBarrier(),
+          cast<AsyncBarrierType>(bar.getType()), adaptor.getFill());
+      state.target->emitAsyncBarrierWait(rewriter, loc, addr, parity);
+    } else {
+      state.target->emitAsyncWait(rewriter, loc, *op.getNum());
+      // Every lane's copies become visible to the others.
+      gpu::BarrierOp::create(rewriter, loc);
+    }
+    rewriter.replaceOp(op, zeroToken(rewriter, loc));
     return success();
   }
 };
@@ -396,6 +473,13 @@ LogicalResult tessel::chooseSharedSwizzles(Operation *root,
 
 FailureOr<LdsNeed> tessel::sharedMemoryLdsNeed(Operation *op,
                                                const TargetInfo &) {
+  if (auto bars = dyn_cast<AsyncBarrierAllocOp>(op)) {
+    LdsNeed n;
+    n.bytes = bars.getType().getStages() * kBarrierBytes;
+    n.align = kBarrierBytes;
+    n.untilKernelEnd = true;
+    return n;
+  }
   auto alloc = dyn_cast<LocalAllocOp>(op);
   if (!alloc)
     return LdsNeed();
@@ -421,12 +505,15 @@ FailureOr<LdsNeed> tessel::sharedMemoryLdsNeed(Operation *op,
 bool tessel::isSharedMemoryView(Value v) {
   // A token of an async copy stands for writes still in flight to the
   // buffer: the buffer lives until the commit / wait that consumes it.
-  return isa<MemDescType, AsyncTokenType>(v.getType());
+  return isa<MemDescType, AsyncTokenType, AsyncBarrierType>(v.getType());
 }
 
 void tessel::populateSharedMemoryTypeConversions(TypeConverter &tc) {
   tc.addConversion(
       [](MemDescType t) -> Type { return IndexType::get(t.getContext()); });
+  tc.addConversion([](AsyncBarrierType t) -> Type {
+    return IndexType::get(t.getContext());
+  });
   tc.addConversion([](AsyncTokenType t) -> Type {
     return IntegerType::get(t.getContext(), 32);
   });
@@ -436,6 +523,7 @@ void tessel::populateSharedMemoryToSimtPatterns(const TypeConverter &tc,
                                                 RewritePatternSet &patterns,
                                                 LoweringState &state) {
   patterns.add<LocalAllocPattern, MemDescIndexPattern, LocalStorePattern,
-               LocalLoadPattern, AsyncCopyPattern, AsyncCommitGroupPattern,
-               AsyncWaitPattern>(tc, patterns.getContext(), state);
+               LocalLoadPattern, AsyncCopyPattern, AsyncBarrierAllocPattern,
+               AsyncCommitGroupPattern, AsyncWaitPattern>(
+      tc, patterns.getContext(), state);
 }

@@ -88,7 +88,10 @@ const llvm::StringSet<> &nvidiaOps() {
       "nvvm.fence.proxy", "nvvm.wgmma.fence.aligned", "nvvm.wgmma.mma_async",
       "nvvm.wgmma.commit.group.sync.aligned",
       "nvvm.wgmma.wait.group.sync.aligned", "llvm.mlir.undef",
-      "llvm.insertvalue"};
+      "llvm.insertvalue",
+      // mbarriers completing cp.async copies, addressed by shared pointers
+      "nvvm.mbarrier.init", "nvvm.cp.async.mbarrier.arrive",
+      "nvvm.mbarrier.try_wait.parity", "llvm.inttoptr"};
   return s;
 }
 

@@ -161,6 +161,17 @@ public:
             hints[res] = enc;
             hintUsers(res, enc);
           }
+          // The loop-carried value, so that the yield needs no conversion.
+          hint(forOp.getRegionIterArgs()[use.getOperandNumber()], enc);
+        }
+        continue;
+      }
+      if (auto wait = dyn_cast<DotWaitOp>(user)) {
+        // A dot_wait passes its operands through.
+        Value res = wait.getResult(use.getOperandNumber());
+        if (!hints.count(res)) {
+          hints[res] = enc;
+          hintUsers(res, enc);
         }
         continue;
       }
@@ -487,6 +498,12 @@ public:
       }
       requireEncoding(op, dot.getCMutable(), plan.acc);
       setEncoding(dot.getResult(), plan.acc);
+      return;
+    }
+    if (auto wait = dyn_cast<DotWaitOp>(op)) {
+      // Each result is its operand, in the same registers.
+      for (auto [v, r] : llvm::zip(wait.getValues(), wait.getResults()))
+        setEncoding(r, encodingOf(v));
       return;
     }
     if (auto reduce = dyn_cast<ReduceOp>(op)) {

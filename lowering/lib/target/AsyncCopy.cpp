@@ -5,6 +5,8 @@
 #include "tessel/Lowering/TargetInfo.h"
 
 #include "mlir/Dialect/Arith/IR/Arith.h"
+#include "mlir/Dialect/GPU/IR/GPUDialect.h"
+#include "mlir/Dialect/LLVMIR/LLVMDialect.h"
 #include "mlir/Dialect/LLVMIR/NVVMDialect.h"
 #include "mlir/Dialect/MemRef/IR/MemRef.h"
 #include "mlir/Dialect/NVGPU/IR/NVGPUDialect.h"
@@ -48,6 +50,42 @@ void TargetInfo::emitAsyncCopy(OpBuilder &b, Location loc, Value src,
                                Value srcIdx, Value dst, Value dstIdx,
                                int64_t elems, Value pred) const {
   emitCopyThroughRegisters(b, loc, src, srcIdx, dst, dstIdx, elems, pred);
+}
+
+void TargetInfo::emitAsyncBarrierWait(OpBuilder &b, Location loc, Value,
+                                      Value) const {
+  gpu::BarrierOp::create(b, loc);
+}
+
+namespace {
+Value sharedPtr(OpBuilder &b, Location loc, Value addr) {
+  return LLVM::IntToPtrOp::create(
+      b, loc, LLVM::LLVMPointerType::get(b.getContext(), /*shared=*/3), addr);
+}
+} // namespace
+
+void tessel::emitMbarrierInit(OpBuilder &b, Location loc, Value addr,
+                              unsigned arrivals) {
+  NVVM::MBarrierInitOp::create(
+      b, loc, sharedPtr(b, loc, addr),
+      arith::ConstantIntOp::create(b, loc, b.getI32Type(), arrivals),
+      /*predicate=*/Value());
+}
+
+void tessel::emitCpAsyncMbarrierArrive(OpBuilder &b, Location loc, Value addr) {
+  // .noinc: the arrival counts against the expected count (one per lane),
+  // instead of being balanced by an increment.
+  NVVM::CpAsyncMBarrierArriveOp::create(b, loc, sharedPtr(b, loc, addr),
+                                        /*noinc=*/true);
+}
+
+void tessel::emitMbarrierWaitParity(OpBuilder &b, Location loc, Value addr,
+                                    Value parity) {
+  // The suspend-time hint (ns) before the op's loop tries again.
+  constexpr int64_t kSuspendNs = 1000000;
+  NVVM::MBarrierTryWaitParityOp::create(
+      b, loc, sharedPtr(b, loc, addr), parity,
+      arith::ConstantIntOp::create(b, loc, b.getI32Type(), kSuspendNs));
 }
 
 void tessel::emitCpAsync(OpBuilder &b, Location loc, Value src, Value srcIdx,

@@ -31,6 +31,18 @@ void emitCpAsyncCommitGroup(mlir::OpBuilder &b, mlir::Location loc);
 void emitCpAsyncWaitGroup(mlir::OpBuilder &b, mlir::Location loc,
                           unsigned pending);
 
+/// `mbarrier.init.shared.b64 [addr], arrivals` (addr: i32 shared address).
+void emitMbarrierInit(mlir::OpBuilder &b, mlir::Location loc, mlir::Value addr,
+                      unsigned arrivals);
+/// `cp.async.mbarrier.arrive.noinc.shared.b64 [addr]`: the lane's arrival,
+/// once its earlier cp.async copies have landed.
+void emitCpAsyncMbarrierArrive(mlir::OpBuilder &b, mlir::Location loc,
+                               mlir::Value addr);
+/// A `mbarrier.try_wait.parity.shared.b64` loop until the phase of parity
+/// `parity` (i32) has completed.
+void emitMbarrierWaitParity(mlir::OpBuilder &b, mlir::Location loc,
+                            mlir::Value addr, mlir::Value parity);
+
 } // namespace tessel
 
 #endif // TESSEL_LOWERING_TARGET_ASYNCCOPY_H

@@ -55,6 +55,20 @@ public:
                      unsigned pending) const override {
     emitCpAsyncWaitGroup(b, loc, pending);
   }
+  // Completion barriers: mbarriers that cp.async arrives on.
+  bool hasAsyncCopyBarriers() const override { return true; }
+  void emitAsyncBarrierInit(OpBuilder &b, Location loc, Value addr,
+                            unsigned arrivals) const override {
+    emitMbarrierInit(b, loc, addr, arrivals);
+  }
+  void emitAsyncBarrierArrive(OpBuilder &b, Location loc,
+                              Value addr) const override {
+    emitCpAsyncMbarrierArrive(b, loc, addr);
+  }
+  void emitAsyncBarrierWait(OpBuilder &b, Location loc, Value addr,
+                            Value parity) const override {
+    emitMbarrierWaitParity(b, loc, addr, parity);
+  }
   Type fp8Type(MLIRContext *ctx) const override {
     return Float8E4M3FNType::get(ctx);
   }
@@ -125,8 +139,19 @@ public:
                                Value acc) const override {
     return hopper::emitWgmmas(b, loc, instr, steps, acc);
   }
-  void emitSharedMatrixEnd(OpBuilder &b, Location loc) const override {
-    hopper::emitWgmmaCommitAndWait(b, loc);
+  void emitSharedMatrixEnd(OpBuilder &b, Location loc,
+                           bool async) const override {
+    hopper::emitWgmmaCommit(b, loc);
+    if (!async)
+      hopper::emitWgmmaWait(b, loc, 0);
+  }
+  SmallVector<Value> emitMatrixWait(OpBuilder &b, Location loc,
+                                    unsigned pending,
+                                    ValueRange values) const override {
+    if (!hasArchSpecificFeatures()) // mma.sync completes in order
+      return SmallVector<Value>(values);
+    hopper::emitWgmmaWait(b, loc, pending);
+    return hopper::emitRegisterTie(b, loc, values);
   }
   // End of wgmma.
 

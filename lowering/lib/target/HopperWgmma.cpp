@@ -14,7 +14,9 @@
 //  - Generic-proxy stores to shared memory are made visible to wgmma's
 //    async-proxy reads by fence.proxy.async.shared::cta; wgmma.fence orders
 //    the accumulator's register writes before the first wgmma;
-//    wgmma.commit_group and wgmma.wait_group 0 end the batch.
+//    wgmma.commit_group closes a batch, and wgmma.wait_group N returns once
+//    at most N batches are in flight (the accumulators of the others are
+//    written and their shared-memory operands read).
 //
 //===----------------------------------------------------------------------===//
 
@@ -138,7 +140,46 @@ Value hopper::emitWgmmas(OpBuilder &b, Location loc, const MatrixInstr &instr,
       b, loc, VectorType::get({int64_t(instr.accPerLane)}, f32), elems);
 }
 
-void hopper::emitWgmmaCommitAndWait(OpBuilder &b, Location loc) {
+void hopper::emitWgmmaCommit(OpBuilder &b, Location loc) {
   NVVM::WgmmaGroupSyncAlignedOp::create(b, loc);
-  NVVM::WgmmaWaitGroupSyncOp::create(b, loc, 0);
+}
+
+void hopper::emitWgmmaWait(OpBuilder &b, Location loc, unsigned pending) {
+  NVVM::WgmmaWaitGroupSyncOp::create(b, loc, pending);
+}
+
+SmallVector<Value> hopper::emitRegisterTie(OpBuilder &b, Location loc,
+                                           ValueRange values) {
+  SmallVector<Value> scalars;
+  for (Value v : values) {
+    auto vt = cast<VectorType>(v.getType());
+    for (int64_t i = 0; i < vt.getNumElements(); ++i)
+      scalars.push_back(vector::ExtractOp::create(b, loc, v, i));
+  }
+  if (scalars.empty())
+    return SmallVector<Value>(values);
+  // "=f" outputs, then inputs "0", "1", ... tied to them.
+  std::string constraints;
+  for (size_t i = 0; i < scalars.size(); ++i)
+    constraints += "=f,";
+  for (size_t i = 0; i < scalars.size(); ++i)
+    constraints += std::to_string(i) + (i + 1 < scalars.size() ? "," : "");
+  auto structType = LLVM::LLVMStructType::getLiteral(
+      b.getContext(), SmallVector<Type>(scalars.size(), b.getF32Type()));
+  auto tie = LLVM::InlineAsmOp::create(
+      b, loc, structType, scalars, "// wgmma registers ready", constraints,
+      /*has_side_effects=*/true, /*is_align_stack=*/false,
+      LLVM::tailcallkind::TailCallKind::None, LLVM::AsmDialectAttr(),
+      ArrayAttr());
+  SmallVector<Value> out;
+  int64_t next = 0;
+  for (Value v : values) {
+    auto vt = cast<VectorType>(v.getType());
+    SmallVector<Value> elems;
+    for (int64_t i = 0; i < vt.getNumElements(); ++i)
+      elems.push_back(
+          LLVM::ExtractValueOp::create(b, loc, tie.getResult(0), next++));
+    out.push_back(vector::FromElementsOp::create(b, loc, vt, elems));
+  }
+  return out;
 }

@@ -40,7 +40,17 @@ mlir::Value
 emitWgmmas(mlir::OpBuilder &b, mlir::Location loc, const MatrixInstr &instr,
            llvm::ArrayRef<std::pair<mlir::Value, mlir::Value>> steps,
            mlir::Value acc);
-void emitWgmmaCommitAndWait(mlir::OpBuilder &b, mlir::Location loc);
+/// `wgmma.commit_group.sync.aligned`.
+void emitWgmmaCommit(mlir::OpBuilder &b, mlir::Location loc);
+/// `wgmma.wait_group.sync.aligned pending`.
+void emitWgmmaWait(mlir::OpBuilder &b, mlir::Location loc, unsigned pending);
+/// `values` (vectors of f32) passed through an empty inline-asm statement
+/// with side effects that ties each register to its result: reads of the
+/// results cannot move above the wait before it (LLVM does not know that
+/// the wait writes the accumulators).
+llvm::SmallVector<mlir::Value> emitRegisterTie(mlir::OpBuilder &b,
+                                               mlir::Location loc,
+                                               mlir::ValueRange values);
 
 } // namespace tessel::hopper
 

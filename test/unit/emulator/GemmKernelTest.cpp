@@ -3,10 +3,13 @@
 // Compiles kernels_dsl/scaled_gemm_{fp8,bf16}.mlir and
 // scaled_gemm_fp8_k128.mlir (K steps of 128) for gfx942 and gfx950, and
 // scaled_gemm_fp8_pipelined.mlir (64x128 tiles of C, K steps of 128 copied
-// into two shared-memory stages, the dot reading them) for gfx950
-// in-process (tile.dot on MFMA: plain loads in the operand layouts,
-// accumulation in registers over a K loop, several waves along M and N) and
-// runs them on the emulator against a float64 reference of
+// into two shared-memory stages, the dot reading them) and
+// scaled_gemm_fp8_ring{,_promoted}.mlir (K steps of 64 in a three-stage ring
+// on async barriers, async dots; the second adds each step's partial sum
+// to an f32 accumulator) for gfx950 in-process (tile.dot on MFMA: plain loads
+// in the operand layouts, accumulation in registers over a K loop, several
+// waves along M and N) and runs them on the emulator against a float64
+// reference of
 //   C[m, n] = (sum_k A[m, k] * B[n, k]) * sa[m] * sb[n]
 // on the values the fp8 / bf16 inputs encode. Each case also checks which
 // MFMA the lowering chose (by its K): gfx950's K-step-128 kernel runs on the
@@ -97,9 +100,12 @@ struct GemmCase {
   /// MFMA it must lower to.
   int kStep;
   unsigned mfmaK;
-  /// scaled_gemm_fp8_pipelined (64x128 tiles of C) instead.
-  bool pipelined = false;
-  int tileN() const { return pipelined ? 128 : 64; }
+  /// A kernel with 64x128 tiles of C and K steps staged in shared memory:
+  /// "_pipelined" (two cp.async stages), "_ring" (three stages on
+  /// barriers, async dots) or "_ring_promoted"; empty for the others.
+  std::string staged = "";
+  bool pipelined() const { return !staged.empty(); }
+  int tileN() const { return pipelined() ? 128 : 64; }
 };
 
 class ScaledGemm : public ::testing::TestWithParam<GemmCase> {};
@@ -186,8 +192,8 @@ void runShape(Module &mod, const std::string &kernel, const GemmCase &gc,
 TEST_P(ScaledGemm, MatchesFloat64Reference) {
   const GemmCase &gc = GetParam();
   std::string kernel = gc.fp8 ? "scaled_gemm_fp8" : "scaled_gemm_bf16";
-  if (gc.pipelined)
-    kernel += "_pipelined";
+  if (gc.pipelined())
+    kernel += gc.staged;
   else if (gc.kStep == 128)
     kernel += "_k128";
   std::string file = kernel + ".mlir";
@@ -211,7 +217,7 @@ TEST_P(ScaledGemm, MatchesFloat64Reference) {
   };
   std::map<int, std::unique_ptr<Module>> byWaves;
   unsigned seed = 17;
-  for (const Shape &s : gc.pipelined      ? shapesPipelined
+  for (const Shape &s : gc.pipelined()    ? shapesPipelined
                         : gc.kStep == 128 ? shapes128
                                           : shapes32) {
     auto &mod = byWaves[s.waves];
@@ -222,21 +228,20 @@ TEST_P(ScaledGemm, MatchesFloat64Reference) {
   }
 }
 
-INSTANTIATE_TEST_SUITE_P(Mfma, ScaledGemm,
-                         ::testing::Values(GemmCase{"gfx942", true, 32, 32},
-                                           GemmCase{"gfx950", true, 32, 32},
-                                           GemmCase{"gfx942", true, 128, 32},
-                                           GemmCase{"gfx950", true, 128, 128},
-                                           GemmCase{"gfx942", false, 32, 16},
-                                           GemmCase{"gfx950", false, 32, 16},
-                                           GemmCase{"gfx950", true, 128, 128,
-                                                    /*pipelined=*/true}),
-                         [](const ::testing::TestParamInfo<GemmCase> &info) {
-                           return info.param.target +
-                                  (info.param.fp8 ? "_fp8" : "_bf16") +
-                                  (info.param.pipelined      ? "_pipelined"
-                                   : info.param.kStep == 128 ? "_k128"
-                                                             : "");
-                         });
+INSTANTIATE_TEST_SUITE_P(
+    Mfma, ScaledGemm,
+    ::testing::Values(
+        GemmCase{"gfx942", true, 32, 32}, GemmCase{"gfx950", true, 32, 32},
+        GemmCase{"gfx942", true, 128, 32}, GemmCase{"gfx950", true, 128, 128},
+        GemmCase{"gfx942", false, 32, 16}, GemmCase{"gfx950", false, 32, 16},
+        GemmCase{"gfx950", true, 128, 128, "_pipelined"},
+        GemmCase{"gfx950", true, 64, 64, "_ring"},
+        GemmCase{"gfx950", true, 64, 64, "_ring_promoted"}),
+    [](const ::testing::TestParamInfo<GemmCase> &info) {
+      return info.param.target + (info.param.fp8 ? "_fp8" : "_bf16") +
+             (info.param.pipelined()    ? info.param.staged
+              : info.param.kStep == 128 ? std::string("_k128")
+                                        : std::string(""));
+    });
 
 } // namespace

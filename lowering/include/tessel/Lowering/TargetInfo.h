@@ -132,6 +132,27 @@ public:
   virtual void emitAsyncWait(mlir::OpBuilder &b, mlir::Location loc,
                              unsigned pending) const {}
 
+  // Completion barriers of asynchronous copies (tile.async_barrier_alloc):
+  // `addr` is the shared-memory byte address (i32) of one 8-byte barrier.
+  /// True when copies complete on barriers in shared memory (the barrier
+  /// must be initialised, by one lane, before its first use).
+  virtual bool hasAsyncCopyBarriers() const { return false; }
+  /// Initialises the barrier at `addr` for `arrivals` arrivals per phase.
+  virtual void emitAsyncBarrierInit(mlir::OpBuilder &b, mlir::Location loc,
+                                    mlir::Value addr, unsigned arrivals) const {
+  }
+  /// This lane's arrival on the barrier at `addr`, counted once all the
+  /// copies it issued before have landed. The default, for synchronous
+  /// copies, emits nothing.
+  virtual void emitAsyncBarrierArrive(mlir::OpBuilder &b, mlir::Location loc,
+                                      mlir::Value addr) const {}
+  /// Waits until the phase of parity `parity` (i32, 0 or 1) of the barrier
+  /// at `addr` has completed, which makes the copies that arrived on it
+  /// visible to this lane. The default, for synchronous copies, is a
+  /// workgroup barrier.
+  virtual void emitAsyncBarrierWait(mlir::OpBuilder &b, mlir::Location loc,
+                                    mlir::Value addr, mlir::Value parity) const;
+
   /// The fp8 e4m3 storage type of this target: f8E4M3FNUZ on gfx942 (max
   /// 240), f8E4M3FN on gfx950 and sm_90 (max 448).
   virtual mlir::Type fp8Type(mlir::MLIRContext *ctx) const = 0;
@@ -240,10 +261,20 @@ public:
       mlir::Value acc) const {
     return {};
   }
-  /// Waits until every instruction issued since emitSharedMatrixBegin has
-  /// written its accumulator.
-  virtual void emitSharedMatrixEnd(mlir::OpBuilder &b,
-                                   mlir::Location loc) const {}
+  /// Commits the instructions issued since emitSharedMatrixBegin as one
+  /// group and, unless `async`, waits until they have written their
+  /// accumulators.
+  virtual void emitSharedMatrixEnd(mlir::OpBuilder &b, mlir::Location loc,
+                                   bool async) const {}
+  /// Waits until at most `pending` groups of asynchronous matrix
+  /// instructions are in flight and returns `values` (vectors of f32) as
+  /// values that no read can move above the wait. The default, where the
+  /// instructions complete in order, returns them.
+  virtual llvm::SmallVector<mlir::Value>
+  emitMatrixWait(mlir::OpBuilder &b, mlir::Location loc, unsigned pending,
+                 mlir::ValueRange values) const {
+    return llvm::SmallVector<mlir::Value>(values);
+  }
 
   /// Emits a reduction of the 32-bit scalar `v` across groups of lanes. The
   /// group is the set of lanes whose lane id differs only in bits

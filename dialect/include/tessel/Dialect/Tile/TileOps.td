@@ -388,8 +388,23 @@ def Tile_DotOp : Tile_Op<"dot", [
     Where the matrix instruction reads registers,
     `tile-assign-layouts` loads a memdesc operand with `tile.local_load` in
     the instruction's operand layout.
+
+    With `async`, where the matrix instruction runs asynchronously (wgmma),
+    the dot's instructions are committed as one group and not waited for:
+    the result is still being written. It may be used only as the
+    accumulator `c` of another async dot, by `tile.dot_wait` (which makes
+    it readable), or carried through an `scf.for` to such uses; the
+    verifier rejects any other use. A memdesc operand must not be
+    overwritten before a `tile.dot_wait` has retired the dot. Elsewhere
+    `async` changes nothing.
+
+    ```mlir
+    %r = tile.dot %sa, %sb, %d {async} : !tile.memdesc<64x64xf8E4M3FN, #wgA>, !tile.memdesc<64x128xf8E4M3FN, #wgB> -> tensor<64x128xf32>
+    %s = tile.dot_wait pending = 0, %r : tensor<64x128xf32>
+    ```
   }];
-  let arguments = (ins Tile_DotOperand:$a, Tile_DotOperand:$b, Tile_Tensor:$c);
+  let arguments = (ins Tile_DotOperand:$a, Tile_DotOperand:$b, Tile_Tensor:$c,
+                       UnitAttr:$async);
   let results = (outs Tile_Tensor:$result);
   let assemblyFormat = [{
     $a `,` $b `,` $c attr-dict `:` type($a) `,` type($b) `->` type($result)
@@ -400,6 +415,37 @@ def Tile_DotOp : Tile_Op<"dot", [
     static ::llvm::ArrayRef<int64_t> operandShape(::mlir::Value v);
     /// Element type of a (or b).
     static ::mlir::Type operandElementType(::mlir::Value v);
+  }];
+}
+
+def Tile_DotWaitOp : Tile_Op<"dot_wait", [
+    MemoryEffects<[MemRead, MemWrite]>,
+    DeclareOpInterfaceMethods<InferTypeOpInterface>]> {
+  let summary = "Waits until at most `pending` async dots are in flight";
+  let description = [{
+    Returns once all but the `pending` most recently issued `async`
+    `tile.dot`s of this program have completed (their instructions have
+    written their accumulators and read their operands), and returns
+    `values` unchanged: those produced by the completed dots can now be
+    read like any tensor (pass only those: a value of a dot still in
+    flight stays unreadable, and tying its registers here would stall). The memdesc operands of the completed dots may
+    be overwritten after it (with a workgroup barrier between, as
+    `tile.async_copy_global_to_local` puts one).
+
+    wgmma (sm_90a): `wgmma.wait_group.sync.aligned pending`, with the
+    values' registers tied to it so that no read of them moves above it.
+    Elsewhere dots complete in order and it returns its operands.
+
+    ```mlir
+    tile.dot_wait pending = 1
+    %ready = tile.dot_wait pending = 0, %acc : tensor<64x128xf32>
+    ```
+  }];
+  let arguments = (ins ConfinedAttr<I32Attr, [IntMinValue<0>]>:$pending,
+                       Variadic<Tile_Tensor>:$values);
+  let results = (outs Variadic<Tile_Tensor>:$results);
+  let assemblyFormat = [{
+    `pending` `=` $pending (`,` $values^ `:` type($values))? attr-dict
   }];
 }
 
@@ -646,42 +692,96 @@ def Tile_AsyncCopyGlobalToLocalOp : Tile_Op<"async_copy_global_to_local", [
   let hasVerifier = 1;
 }
 
+def Tile_AsyncBarrierAllocOp : Tile_Op<"async_barrier_alloc", [
+    MemoryEffects<[MemAlloc<DefaultResource>, MemWrite<DefaultResource>]>]> {
+  let summary = "Allocates a ring of completion barriers for asynchronous copies";
+  let description = [{
+    Returns `stages` barriers (`!tile.async_barrier`) in the kernel's LDS,
+    each initialised for one arrival per lane of the program; the op ends
+    with a workgroup barrier, so every lane sees them initialised. They
+    are placed by the kernel's one LDS allocator (8 bytes each) and live
+    for the whole kernel: a barrier's memory is not reused for other data.
+
+    NVIDIA: an `mbarrier` per stage (`mbarrier.init.shared.b64` by lane 0,
+    arrival count = lanes of the program). AMD, whose copies complete in
+    each lane: the space and the barrier only.
+
+    ```mlir
+    %bar = tile.async_barrier_alloc : !tile.async_barrier<3>
+    ```
+  }];
+  let results = (outs Tile_AsyncBarrierType:$result);
+  let assemblyFormat = "attr-dict `:` qualified(type($result))";
+}
+
 def Tile_AsyncCommitGroupOp : Tile_Op<"async_commit_group", [
-    MemoryEffects<[MemWrite]>]> {
+    MemoryEffects<[MemWrite]>, AttrSizedOperandSegments]> {
   let summary = "Closes a group of asynchronous copies";
   let description = [{
     Every `tile.async_copy_global_to_local` issued by this program since the
-    previous commit forms one group; `tile.async_wait` counts groups. The
-    tokens only order the ops in the IR. NVIDIA: `cp.async.commit_group`;
-    AMD, where the copy completes when the lane's load and store do: nothing.
+    previous commit forms one group. The tokens only order the ops in the
+    IR.
+
+    Without `barrier`, `tile.async_wait {num}` counts groups. NVIDIA:
+    `cp.async.commit_group`; AMD, where the copy completes when the lane's
+    load and store do: nothing.
+
+    With `barrier(%bar[%fill])` the group completes fill `fill` of the
+    ring (barrier `fill mod stages`), and `tile.async_wait` with the same
+    barrier and fill waits for it. NVIDIA: every lane issues
+    `cp.async.mbarrier.arrive.noinc` on that barrier, which counts as the
+    lane's arrival once its copies land; AMD: nothing.
 
     ```mlir
     %g = tile.async_commit_group %t0, %t1
-    ```
-  }];
-  let arguments = (ins Variadic<Tile_AsyncTokenType>:$tokens);
-  let results = (outs Tile_AsyncTokenType:$token);
-  let assemblyFormat = "$tokens attr-dict";
-}
-
-def Tile_AsyncWaitOp : Tile_Op<"async_wait", [MemoryEffects<[MemRead, MemWrite]>]> {
-  let summary = "Waits until at most `num` groups of copies are in flight";
-  let description = [{
-    Returns once all but the `num` most recently committed groups of this
-    program's asynchronous copies are complete, and makes their data
-    visible to every wave: the lowering ends it with a workgroup barrier,
-    so a `tile.local_load` may follow directly. NVIDIA:
-    `cp.async.wait_group num` and `bar.sync`; AMD: the barrier (the copies
-    are complete in each lane already).
-
-    ```mlir
-    %w = tile.async_wait %g {num = 1 : i32}
+    %h = tile.async_commit_group %t2, %t3 barrier(%bar[%i] : !tile.async_barrier<3>)
     ```
   }];
   let arguments = (ins Variadic<Tile_AsyncTokenType>:$tokens,
-                       ConfinedAttr<I32Attr, [IntMinValue<0>]>:$num);
+                       Optional<Tile_AsyncBarrierType>:$barrier,
+                       Optional<I32>:$fill);
   let results = (outs Tile_AsyncTokenType:$token);
-  let assemblyFormat = "$tokens attr-dict";
+  let assemblyFormat = [{
+    $tokens (`barrier` `(` $barrier^ `[` $fill `]` `:` qualified(type($barrier)) `)`)?
+    attr-dict
+  }];
+  let hasVerifier = 1;
+}
+
+def Tile_AsyncWaitOp : Tile_Op<"async_wait", [MemoryEffects<[MemRead, MemWrite]>,
+                                              AttrSizedOperandSegments]> {
+  let summary = "Waits for asynchronous copies to complete";
+  let description = [{
+    Exactly one of two forms:
+
+    - `{num = N}`: returns once all but the `N` most recently committed
+      groups (committed without a barrier) of this program's asynchronous
+      copies are complete, and makes their data visible to every wave: the
+      lowering ends it with a workgroup barrier, so a `tile.local_load` may
+      follow directly. NVIDIA: `cp.async.wait_group N` and `bar.sync`; AMD:
+      the barrier (the copies are complete in each lane already).
+    - `barrier(%bar[%fill])`: returns once fill `fill` of the ring has
+      completed, i.e. every lane's copies committed to it have landed;
+      they are then visible to this lane. NVIDIA: `mbarrier.try_wait.parity`
+      on barrier `fill mod stages` with parity `(fill div stages) mod 2`,
+      and no `bar.sync`; AMD: a workgroup barrier. A fill must not be
+      waited for after the ring has been filled `stages` more times.
+
+    ```mlir
+    %w = tile.async_wait %g {num = 1 : i32}
+    %v = tile.async_wait %h barrier(%bar[%i] : !tile.async_barrier<3>)
+    ```
+  }];
+  let arguments = (ins Variadic<Tile_AsyncTokenType>:$tokens,
+                       Optional<Tile_AsyncBarrierType>:$barrier,
+                       Optional<I32>:$fill,
+                       OptionalAttr<ConfinedAttr<I32Attr, [IntMinValue<0>]>>:$num);
+  let results = (outs Tile_AsyncTokenType:$token);
+  let assemblyFormat = [{
+    $tokens (`barrier` `(` $barrier^ `[` $fill `]` `:` qualified(type($barrier)) `)`)?
+    attr-dict
+  }];
+  let hasVerifier = 1;
 }
 
 #endif // TESSEL_TILE_OPS

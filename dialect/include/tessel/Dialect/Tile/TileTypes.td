@@ -89,4 +89,25 @@ def Tile_AsyncTokenType : Tile_Type<"AsyncToken", "async_token"> {
   }];
 }
 
+def Tile_AsyncBarrierType : Tile_Type<"AsyncBarrier", "async_barrier"> {
+  let summary = "A ring of completion barriers for asynchronous copies";
+  let description = [{
+    `stages` barriers in shared memory, one per stage of a multi-buffered
+    tile: fill `f` of the ring (the f-th time any stage is filled, counted
+    from 0) completes on barrier `f mod stages`, in its phase
+    `f div stages`. `tile.async_commit_group ... barrier(%bar[%f])` makes
+    the copies of one fill arrive on it, and
+    `tile.async_wait ... barrier(%bar[%f])` waits for that fill, so a
+    pipeline waits for exactly the stage it reads next instead of counting
+    groups. Allocated by `tile.async_barrier_alloc` in the kernel's LDS.
+
+    ```mlir
+    !tile.async_barrier<3>   // three barriers, for a three-stage ring
+    ```
+  }];
+  let parameters = (ins "unsigned":$stages);
+  let assemblyFormat = "`<` $stages `>`";
+  let genVerifyDecl = 1;
+}
+
 #endif // TESSEL_TILE_TYPES

@@ -16,6 +16,7 @@
 #include "DotToSimt.h"
 
 #include "tessel/Dialect/Tile/DistributedLayout.h"
+#include "tessel/Dialect/Tile/LinearLayoutConversions.h"
 #include "tessel/Dialect/Tile/TileDialect.h"
 
 #include "mlir/Dialect/Vector/IR/VectorOps.h"
@@ -82,6 +83,31 @@ FailureOr<TileGrid> gridOf(RankedTensorType type, int64_t rows, int64_t cols,
   return g;
 }
 
+/// How many instructions one lane's run of consecutive K feeds: the run
+/// along K of A's (and B's) registers over the instruction's K elements per
+/// lane, at least 1. A and B must agree.
+FailureOr<int64_t> runsPerLane(RankedTensorType aType, RankedTensorType bType,
+                               const MatrixInstr &instr, std::string &why) {
+  auto runOf = [&](RankedTensorType t, unsigned kDim) -> FailureOr<int64_t> {
+    auto l = DistributedLayout::get(t, &why);
+    if (failed(l))
+      return failure();
+    return l->getLinearLayout().getNumConsecutiveInOut(kRegisterDim,
+                                                       tensorDimName(kDim));
+  };
+  FailureOr<int64_t> ra = runOf(aType, 1), rb = runOf(bType, 0);
+  if (failed(ra) || failed(rb))
+    return failure();
+  int64_t runs = std::max<int64_t>(1, *ra / instr.kPerLane);
+  if (runs != std::max<int64_t>(1, *rb / instr.kPerLane)) {
+    why = "A and B hold runs of " + std::to_string(*ra) + " and " +
+          std::to_string(*rb) +
+          " consecutive K per lane; they must feed the same instructions";
+    return failure();
+  }
+  return runs;
+}
+
 Value gather(OpBuilder &b, Location loc, Value vec, ArrayRef<int64_t> slots) {
   bool contiguous = true;
   for (unsigned i = 1; i < slots.size(); ++i)
@@ -116,9 +142,10 @@ struct DotPattern : public OpConversionPattern<DotOp> {
     if (instr->operandSource != MatrixOperandSource::Registers)
       return rewriter.notifyMatchFailure(op, "operands come from shared "
                                              "memory (DotToWgmma)");
+    int64_t dotK = DotOp::operandShape(op.getA())[1];
     for (unsigned i = 0; i < 2; ++i) {
       Value v = i ? op.getB() : op.getA();
-      Attribute want = target.matrixOperandEncoding(acc, i, *instr);
+      Attribute want = target.matrixOperandEncoding(acc, i, *instr, dotK);
       auto t = dyn_cast<RankedTensorType>(v.getType());
       if (!t)
         return op.emitError()
@@ -135,20 +162,28 @@ struct DotPattern : public OpConversionPattern<DotOp> {
                << " from registers, got " << t.getEncoding();
     }
     int64_t m = instr->m, n = instr->n, k = instr->k;
-    FailureOr<TileGrid> c = gridOf(cType, m, n, why);
     auto aType = cast<RankedTensorType>(op.getA().getType());
     auto bType = cast<RankedTensorType>(op.getB().getType());
+    // A lane's run of consecutive K may feed `runs` instructions in turn
+    // (matrixOperandEncoding): the operands then tile in groups of `runs`
+    // instruction tiles along K, and instruction j of a group reads the
+    // j-th part of every lane's run, in A and B alike.
+    FailureOr<int64_t> runs = runsPerLane(aType, bType, *instr, why);
+    if (failed(runs))
+      return op.emitError("cannot lower tile.dot: ") << why;
+    int64_t kGroup = k * *runs;
+    FailureOr<TileGrid> c = gridOf(cType, m, n, why);
     FailureOr<TileGrid> a =
-        succeeded(c) ? gridOf(aType, m, k, why) : FailureOr<TileGrid>();
+        succeeded(c) ? gridOf(aType, m, kGroup, why) : FailureOr<TileGrid>();
     FailureOr<TileGrid> b =
-        succeeded(a) ? gridOf(bType, k, n, why) : FailureOr<TileGrid>();
+        succeeded(a) ? gridOf(bType, kGroup, n, why) : FailureOr<TileGrid>();
     if (failed(c) || failed(a) || failed(b))
       return op.emitError("cannot lower tile.dot: ") << why;
     if (a->reps[0] != c->reps[0] || b->reps[1] != c->reps[1] ||
         a->reps[1] != b->reps[0])
       return op.emitError("tile.dot operands and result hold different "
                           "numbers of instruction tiles per lane");
-    int64_t kSteps = a->reps[1];
+    int64_t kSteps = a->reps[1] * *runs;
 
     Location loc = op.getLoc();
     // Converted once here, not per instruction: every operand register
@@ -165,11 +200,14 @@ struct DotPattern : public OpConversionPattern<DotOp> {
           return op.emitError("accumulator tile not held in registers");
         Value d = gather(rewriter, loc, adaptor.getC(), *cs);
         for (int64_t ki = 0; ki < kSteps; ++ki) {
-          auto as = a->slots(mi, ki), bs = b->slots(ki, ni);
+          auto as = a->slots(mi, ki / *runs), bs = b->slots(ki / *runs, ni);
           if (failed(as) || failed(bs))
             return op.emitError("operand tile not held in registers");
-          Value av = gather(rewriter, loc, aRegs, *as);
-          Value bv = gather(rewriter, loc, bRegs, *bs);
+          int64_t part = int64_t(as->size()) / *runs, at = ki % *runs * part;
+          Value av = gather(rewriter, loc, aRegs,
+                            ArrayRef<int64_t>(*as).slice(at, part));
+          Value bv = gather(rewriter, loc, bRegs,
+                            ArrayRef<int64_t>(*bs).slice(at, part));
           d = target.emitMatrixInstr(rewriter, loc, *instr, acc, av, bv, d);
         }
         for (auto [j, s] : llvm::enumerate(*cs))

@@ -211,6 +211,9 @@ double runProblem(const Variant &v, const Problem &p) {
   }
 
   // The reference, in float64 on the decoded values.
+  double value[256];
+  for (int c = 0; c < 256; ++c)
+    value[c] = fp8.value(c);
   double sxy = 0, sxx = 0;
   int wrongMask = 0;
   for (int b = 0; b < p.batch; ++b)
@@ -239,7 +242,7 @@ double runProblem(const Variant &v, const Problem &p) {
           const uint8_t *qr = q.data() + (size_t(r) * H + h) * kD;
           double dot = 0;
           for (int d = 0; d < kD; ++d)
-            dot += fp8.value(qr[d]) * fp8.value(k[d]);
+            dot += value[qr[d]] * value[k[d]];
           sum += std::max(dot, 0.0) * double(weights[size_t(r) * H + h]);
         }
         double ref = sum * double(scale);
@@ -276,14 +279,35 @@ TEST_P(PagedMqaLogits, MatchesFloat64Reference) {
 }
 
 std::vector<Case> cases() {
+  const int64_t kPast2GiB = (int64_t(1) << 29) + 128; // f32 row stride
   std::vector<Case> out;
   for (std::string t : {"gfx942", "gfx950"}) {
-    // H = 64, one row per program, block 64, 1-D lengths around the block
-    // and chunk edges, one split and three.
-    Variant h64{t, 64, 1, 128, 4};
+    Variant h64{t, 64, 1, 256, 4}, h32r2{t, 32, 2, 256, 4},
+        h64r2{t, 64, 2, 128, 4};
+    // Contexts 0, 1, block - 1, block, block + 1 and a few thousand; 1-D
+    // lengths; one split, and three (more splits than chunks for some).
     out.push_back({h64, {3, 1, 64, {0, 1, 63}, false, 300, 300, 1, true, 1}});
-    out.push_back({h64, {2, 1, 64, {65, 700}, false, 1024, 1030, 3, true, 2}});
+    out.push_back(
+        {h64, {3, 1, 64, {64, 65, 2500}, false, 2560, 2570, 3, false, 2}});
+    // Two MTP rows per program (M = 2 x 32), 2-D lengths uneven inside a
+    // batch, block 16, two splits.
+    out.push_back({h32r2,
+                   {2, 2, 16, {15, 16, 17, 3000}, true, 3072, 3080, 2, true,
+                    3}});
+    // next_n = 3 over two rows per program (the second group has one
+    // masked row), block 1, 1-D causal lengths.
+    out.push_back(
+        {h32r2, {1, 3, 1, {700}, false, 800, 800, 1, true, 4}});
+    // next_n = 8 with M = 2 x 64, four splits, 2-D lengths.
+    out.push_back({h64r2,
+                   {1, 8, 64, {1, 9, 200, 64, 511, 0, 130, 300}, true, 512,
+                    520, 4, true, 5}});
+    // next_n = 1 with two rows per program (one masked).
+    out.push_back({h64r2, {2, 1, 16, {33, 257}, false, 300, 304, 2, true, 6}});
   }
+  // Output offsets past 2^31 bytes: row 1 starts at byte 2^31 + 512.
+  out.push_back({{"gfx942", 32, 2, 256, 4},
+                 {1, 2, 16, {300}, false, 512, kPast2GiB, 2, true, 7}});
   return out;
 }
 

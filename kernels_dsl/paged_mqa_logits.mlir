@@ -285,7 +285,7 @@ tile.kernel @paged_mqa_logits(
         %r = tile.dot %qf, %kf, %zacc : tensor<{{M}}x128xf8E4M3FN>, tensor<128x{{C}}xf8E4M3FN> -> !acc
         scf.yield %r : !acc
       }
-      %relu = arith.maximumf %acc, %zacc : !acc
+      %relu = arith.maxnumf %acc, %zacc : !acc
       %wrelu = arith.mulf %relu, %wmc : !acc
       %w3 = tile.reshape %wrelu : !acc -> !acc3
       %sum = tile.reduce add %w3, 1 : !acc3 -> !logit

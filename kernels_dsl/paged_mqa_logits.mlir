@@ -29,8 +29,8 @@
 // so their loads are in flight while the MFMAs of the current chunk run.
 //
 // Shapes depend on the knobs through `{{...}}` templates, which the
-// compiler expands from the knob values before parsing
-// (lowering/SIMT_IR.md, "Kernel source templates").
+// compiler expands from the knob values before parsing (Pipeline.h,
+// "Kernel source templates").
 //
 // The runtime guarantees the promises in `tile.divisibility` (16-byte
 // aligned q and kv_cache). Output offsets are 64-bit.

@@ -84,28 +84,38 @@ FailureOr<TileGrid> gridOf(RankedTensorType type, int64_t rows, int64_t cols,
 }
 
 /// How many instructions one lane's run of consecutive K feeds: the run
-/// along K of A's (and B's) registers over the instruction's K elements per
-/// lane, at least 1. A and B must agree.
+/// along K of the operands' registers over the run of the instruction's own
+/// operand layout (matrixOperandEncoding without the dot's K). A and B must
+/// agree.
 FailureOr<int64_t> runsPerLane(RankedTensorType aType, RankedTensorType bType,
-                               const MatrixInstr &instr, std::string &why) {
-  auto runOf = [&](RankedTensorType t, unsigned kDim) -> FailureOr<int64_t> {
-    auto l = DistributedLayout::get(t, &why);
+                               Attribute acc, const MatrixInstr &instr,
+                               const TargetInfo &target, std::string &why) {
+  auto runOf = [&](RankedTensorType t, Attribute enc,
+                   unsigned kDim) -> FailureOr<int64_t> {
+    auto l = DistributedLayout::get(
+        RankedTensorType::get(t.getShape(), t.getElementType(), enc), &why);
     if (failed(l))
       return failure();
     return l->getLinearLayout().getNumConsecutiveInOut(kRegisterDim,
                                                        tensorDimName(kDim));
   };
-  FailureOr<int64_t> ra = runOf(aType, 1), rb = runOf(bType, 0);
-  if (failed(ra) || failed(rb))
-    return failure();
-  int64_t runs = std::max<int64_t>(1, *ra / instr.kPerLane);
-  if (runs != std::max<int64_t>(1, *rb / instr.kPerLane)) {
-    why = "A and B hold runs of " + std::to_string(*ra) + " and " +
-          std::to_string(*rb) +
-          " consecutive K per lane; they must feed the same instructions";
+  int64_t runs[2];
+  RankedTensorType types[2] = {aType, bType};
+  for (unsigned i = 0; i < 2; ++i) {
+    FailureOr<int64_t> held = runOf(types[i], types[i].getEncoding(), 1 - i);
+    FailureOr<int64_t> own =
+        runOf(types[i], target.matrixOperandEncoding(acc, i, instr), 1 - i);
+    if (failed(held) || failed(own))
+      return failure();
+    runs[i] = std::max<int64_t>(1, *held / *own);
+  }
+  if (runs[0] != runs[1]) {
+    why = "A and B hold runs of consecutive K that feed " +
+          std::to_string(runs[0]) + " and " + std::to_string(runs[1]) +
+          " instructions; they must feed the same";
     return failure();
   }
-  return runs;
+  return runs[0];
 }
 
 Value gather(OpBuilder &b, Location loc, Value vec, ArrayRef<int64_t> slots) {
@@ -168,7 +178,8 @@ struct DotPattern : public OpConversionPattern<DotOp> {
     // (matrixOperandEncoding): the operands then tile in groups of `runs`
     // instruction tiles along K, and instruction j of a group reads the
     // j-th part of every lane's run, in A and B alike.
-    FailureOr<int64_t> runs = runsPerLane(aType, bType, *instr, why);
+    FailureOr<int64_t> runs =
+        runsPerLane(aType, bType, acc, *instr, target, why);
     if (failed(runs))
       return op.emitError("cannot lower tile.dot: ") << why;
     int64_t kGroup = k * *runs;

@@ -214,11 +214,13 @@ struct DotPattern : public OpConversionPattern<DotOp> {
           auto as = a->slots(mi, ki / *runs), bs = b->slots(ki / *runs, ni);
           if (failed(as) || failed(bs))
             return op.emitError("operand tile not held in registers");
-          int64_t part = int64_t(as->size()) / *runs, at = ki % *runs * part;
-          Value av = gather(rewriter, loc, aRegs,
-                            ArrayRef<int64_t>(*as).slice(at, part));
-          Value bv = gather(rewriter, loc, bRegs,
-                            ArrayRef<int64_t>(*bs).slice(at, part));
+          // Part ki % runs of each lane's run, in A and in B.
+          auto part = [&](ArrayRef<int64_t> slots) {
+            int64_t n = int64_t(slots.size()) / *runs;
+            return slots.slice(ki % *runs * n, n);
+          };
+          Value av = gather(rewriter, loc, aRegs, part(*as));
+          Value bv = gather(rewriter, loc, bRegs, part(*bs));
           d = target.emitMatrixInstr(rewriter, loc, *instr, acc, av, bv, d);
         }
         for (auto [j, s] : llvm::enumerate(*cs))

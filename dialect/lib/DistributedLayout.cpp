@@ -40,9 +40,9 @@ FailureOr<DistributedLayout> DistributedLayout::get(RankedTensorType type,
     enc = slice.getParent();
   }
   if (!isa_and_nonnull<BlockedLayoutAttr, MfmaLayoutAttr, NvMmaLayoutAttr,
-                       DotOperandLayoutAttr>(enc))
+                       DotOperandLayoutAttr, LinearEncodingAttr>(enc))
     return fail("tensor has no distributed layout (blocked, slice, mfma, "
-                "nv_mma or dot_operand)");
+                "nv_mma, dot_operand or linear)");
   for (int64_t s : shape)
     if (s <= 0 || !llvm::isPowerOf2_64(s))
       return fail("dimension of size " + Twine(s) +

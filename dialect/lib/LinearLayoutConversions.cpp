@@ -56,6 +56,13 @@ public:
     for (unsigned i = 0; i < n; ++i)
       add(in, d, coord << i);
   }
+  /// Appends the next bit of `in`, mapping to `coords` (one per dim).
+  void addBasis(In in, ArrayRef<int32_t> coords) {
+    LinearLayout::Basis b(shape.size(), 0);
+    for (auto [d, c] : llvm::enumerate(coords))
+      b[d] = int32_t(c & (shape[d] - 1));
+    ins[in].bases.push_back(b);
+  }
   /// Appends `n` broadcast bits to `in`.
   void addZeros(In in, unsigned n) {
     for (unsigned i = 0; i < n; ++i)
@@ -378,6 +385,35 @@ FailureOr<LinearLayout> dotOperandToLinear(ArrayRef<int64_t> shape,
 }
 
 //===----------------------------------------------------------------------===//
+// linear
+//===----------------------------------------------------------------------===//
+
+FailureOr<LinearLayout> linearToLinear(ArrayRef<int64_t> shape,
+                                       LinearEncodingAttr l,
+                                       std::string *error) {
+  if (failed(checkShape(shape, l.getRank(), l, error)))
+    return failure();
+  // Coordinates wrap modulo the shape (a slice re-inserts a unit dim).
+  DistBuilder lb(shape);
+  for (unsigned in = 0; in < 3; ++in)
+    for (ArrayRef<int32_t> basis : l.getBases(in)) {
+      int d = -1;
+      for (auto [i, c] : llvm::enumerate(basis))
+        if (c)
+          d = d < 0 ? int(i) : -2;
+      if (d == -2) { // a combination of coordinates
+        lb.addBasis(In(in), basis);
+        continue;
+      }
+      if (d < 0)
+        lb.addZeros(In(in), 1);
+      else
+        lb.add(In(in), d, basis[d]);
+    }
+  return lb.finish(error);
+}
+
+//===----------------------------------------------------------------------===//
 // shared
 //===----------------------------------------------------------------------===//
 
@@ -494,6 +530,8 @@ FailureOr<LinearLayout> tessel::tile::toLinearLayout(ArrayRef<int64_t> shape,
         return dotOperandToLinear(shape, a, error);
       })
       .Case([&](SharedLayoutAttr a) { return sharedToLinear(shape, a, error); })
+      .Case(
+          [&](LinearEncodingAttr a) { return linearToLinear(shape, a, error); })
       .Default([&](Attribute a) -> FailureOr<LinearLayout> {
         std::string s;
         llvm::raw_string_ostream os(s);

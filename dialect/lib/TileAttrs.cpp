@@ -1,5 +1,6 @@
 //===- TileAttrs.cpp - tile dialect attributes and layouts ----------------===//
 
+#include "tessel/Dialect/Tile/LinearLayoutConversions.h"
 #include "tessel/Dialect/Tile/MfmaShapes.h"
 #include "tessel/Dialect/Tile/TileDialect.h"
 
@@ -37,6 +38,8 @@ std::optional<unsigned> tessel::tile::distributedLayoutRank(Attribute layout) {
     return blocked.getRank();
   if (isa<MfmaLayoutAttr, NvMmaLayoutAttr, DotOperandLayoutAttr>(layout))
     return 2;
+  if (auto linear = dyn_cast<LinearEncodingAttr>(layout))
+    return linear.getRank();
   if (auto slice = dyn_cast<SliceLayoutAttr>(layout)) {
     std::optional<unsigned> parent = distributedLayoutRank(slice.getParent());
     if (!parent || *parent == 0)
@@ -81,6 +84,28 @@ LogicalResult DotOperandLayoutAttr::verifyEncoding(
     ArrayRef<int64_t> shape, Type,
     function_ref<InFlightDiagnostic()> emitError) const {
   return verifyLayoutRank(*this, 2, shape, emitError);
+}
+LogicalResult LinearEncodingAttr::verifyEncoding(
+    ArrayRef<int64_t> shape, Type,
+    function_ref<InFlightDiagnostic()> emitError) const {
+  if (failed(verifyLayoutRank(*this, getRank(), shape, emitError)))
+    return failure();
+  for (unsigned in = 0; in < 3; ++in)
+    for (ArrayRef<int32_t> basis : getBases(in))
+      for (auto [d, c] : llvm::enumerate(basis))
+        if (c >= shape[d])
+          return emitError() << "layout " << *this << " holds coordinate " << c
+                             << " of dimension " << d
+                             << ", outside the tensor's " << shape[d];
+  std::string why;
+  FailureOr<LinearLayout> l = toLinearLayout(shape, *this, &why);
+  if (failed(l))
+    return emitError() << "layout " << *this << ": " << why;
+  if (!l->isSurjective())
+    return emitError() << "layout " << *this
+                       << " leaves elements of the tensor unheld (its bases "
+                          "do not span the shape)";
+  return success();
 }
 LogicalResult SharedLayoutAttr::verifyEncoding(
     ArrayRef<int64_t> shape, Type,
@@ -285,4 +310,103 @@ SharedLayoutAttr::verify(function_ref<InFlightDiagnostic()> emitError,
   if (order.empty() || !isPermutation(order))
     return emitError() << "shared layout order must be a permutation";
   return success();
+}
+
+//===----------------------------------------------------------------------===//
+// #tile.linear
+//===----------------------------------------------------------------------===//
+
+static constexpr const char *kLinearInNames[] = {"register", "lane", "wave"};
+
+SmallVector<SmallVector<int32_t, 4>>
+LinearEncodingAttr::getBases(unsigned in) const {
+  ArrayRef<int32_t> flat = in == 0   ? getRegisterBases()
+                           : in == 1 ? getLaneBases()
+                                     : getWaveBases();
+  SmallVector<SmallVector<int32_t, 4>> out;
+  unsigned r = std::max(1u, getRank());
+  for (size_t i = 0; i + r <= flat.size(); i += r)
+    out.emplace_back(flat.slice(i, r));
+  return out;
+}
+
+LinearEncodingAttr LinearEncodingAttr::get(MLIRContext *ctx,
+                                           const LinearLayout &layout) {
+  unsigned rank = layout.getOutDims().size();
+  SmallVector<int32_t> flat[3];
+  for (const LinearLayout::InDim &in : layout.getInDims()) {
+    unsigned idx = in.name == kRegisterDim ? 0 : in.name == kLaneDim ? 1 : 2;
+    for (const LinearLayout::Basis &b : in.bases)
+      flat[idx].append(b.begin(), b.end());
+  }
+  return get(ctx, rank, flat[0], flat[1], flat[2]);
+}
+
+LogicalResult
+LinearEncodingAttr::verify(function_ref<InFlightDiagnostic()> emitError,
+                           unsigned rank, ArrayRef<int32_t> registerBases,
+                           ArrayRef<int32_t> laneBases,
+                           ArrayRef<int32_t> waveBases) {
+  if (rank == 0)
+    return emitError() << "linear layout rank must be at least 1";
+  ArrayRef<int32_t> all[] = {registerBases, laneBases, waveBases};
+  for (auto [in, flat] : llvm::enumerate(all)) {
+    if (flat.size() % rank)
+      return emitError() << "linear layout '" << kLinearInNames[in]
+                         << "' bases must have " << rank << " coordinates each";
+    if (flat.size() / rank > 30)
+      return emitError() << "linear layout '" << kLinearInNames[in]
+                         << "' has more than 30 bases";
+    for (int32_t c : flat)
+      if (c < 0)
+        return emitError() << "linear layout coordinates must be "
+                              "non-negative, got "
+                           << c;
+  }
+  return success();
+}
+
+Attribute LinearEncodingAttr::parse(AsmParser &parser, Type) {
+  // #tile.linear<{rank = R, register = [[..], ..], lane = [..], wave = [..]}>
+  unsigned rank = 0;
+  SmallVector<int32_t> flat[3];
+  auto parseBases = [&](SmallVector<int32_t> &out) -> ParseResult {
+    return parser.parseCommaSeparatedList(
+        AsmParser::Delimiter::Square, [&]() -> ParseResult {
+          return parser.parseCommaSeparatedList(AsmParser::Delimiter::Square,
+                                                [&]() -> ParseResult {
+                                                  int32_t v;
+                                                  if (parser.parseInteger(v))
+                                                    return failure();
+                                                  out.push_back(v);
+                                                  return success();
+                                                });
+        });
+  };
+  if (parser.parseLess() || parser.parseLBrace() ||
+      parser.parseKeyword("rank") || parser.parseEqual() ||
+      parser.parseInteger(rank))
+    return {};
+  for (unsigned in = 0; in < 3; ++in)
+    if (parser.parseComma() || parser.parseKeyword(kLinearInNames[in]) ||
+        parser.parseEqual() || parseBases(flat[in]))
+      return {};
+  if (parser.parseRBrace() || parser.parseGreater())
+    return {};
+  return parser.getChecked<LinearEncodingAttr>(parser.getContext(), rank,
+                                               flat[0], flat[1], flat[2]);
+}
+
+void LinearEncodingAttr::print(AsmPrinter &printer) const {
+  printer << "<{rank = " << getRank();
+  for (unsigned in = 0; in < 3; ++in) {
+    printer << ", " << kLinearInNames[in] << " = [";
+    llvm::interleaveComma(getBases(in), printer, [&](ArrayRef<int32_t> basis) {
+      printer << "[";
+      llvm::interleaveComma(basis, printer);
+      printer << "]";
+    });
+    printer << "]";
+  }
+  printer << "}>";
 }

@@ -446,14 +446,32 @@ tessel::planLdsAccess(const LinearLayout &toOffset, unsigned elemBytes,
                     target.ldsBankRowBytes());
 }
 
+/// The layout of a distributed tensor over the registers its lanes really
+/// hold: register bits whose basis is zero (a tile smaller than its
+/// encoding's register pattern, e.g. a slice of a matrix-instruction layout)
+/// are dropped, as DistributedLayout numbers the lane's vector.
+static FailureOr<LinearLayout> heldLayout(RankedTensorType t,
+                                          std::string *error) {
+  FailureOr<LinearLayout> l = tile::toLinearLayout(t, error);
+  if (failed(l))
+    return failure();
+  SmallVector<LinearLayout::InDim, 3> ins(l->getInDims());
+  for (LinearLayout::InDim &in : ins)
+    if (in.name == tile::kRegisterDim)
+      llvm::erase_if(in.bases, [](const LinearLayout::Basis &b) {
+        return llvm::all_of(b, [](int32_t c) { return c == 0; });
+      });
+  return LinearLayout::get(ins, l->getOutDims(), error);
+}
+
 FailureOr<std::pair<LinearLayout, LinearLayout>>
 tessel::conversionLayouts(Operation *op, std::string *error) {
   auto srcT = cast<RankedTensorType>(op->getOperand(0).getType());
   auto dstT = cast<RankedTensorType>(op->getResult(0).getType());
-  FailureOr<LinearLayout> s = tile::toLinearLayout(srcT, error);
+  FailureOr<LinearLayout> s = heldLayout(srcT, error);
   if (failed(s))
     return failure();
-  FailureOr<LinearLayout> d = tile::toLinearLayout(dstT, error);
+  FailureOr<LinearLayout> d = heldLayout(dstT, error);
   if (failed(d))
     return failure();
   if (isa<tile::ReshapeOp>(op)) {

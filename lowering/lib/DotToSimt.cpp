@@ -16,6 +16,7 @@
 #include "DotToSimt.h"
 
 #include "tessel/Dialect/Tile/DistributedLayout.h"
+#include "tessel/Dialect/Tile/LinearLayoutConversions.h"
 #include "tessel/Dialect/Tile/TileDialect.h"
 
 #include "mlir/Dialect/Vector/IR/VectorOps.h"
@@ -82,6 +83,41 @@ FailureOr<TileGrid> gridOf(RankedTensorType type, int64_t rows, int64_t cols,
   return g;
 }
 
+/// How many instructions one lane's run of consecutive K feeds: the run
+/// along K of the operands' registers over the run of the instruction's own
+/// operand layout (matrixOperandEncoding without the dot's K). A and B must
+/// agree.
+FailureOr<int64_t> runsPerLane(RankedTensorType aType, RankedTensorType bType,
+                               Attribute acc, const MatrixInstr &instr,
+                               const TargetInfo &target, std::string &why) {
+  auto runOf = [&](RankedTensorType t, Attribute enc,
+                   unsigned kDim) -> FailureOr<int64_t> {
+    auto l = DistributedLayout::get(
+        RankedTensorType::get(t.getShape(), t.getElementType(), enc), &why);
+    if (failed(l))
+      return failure();
+    return l->getLinearLayout().getNumConsecutiveInOut(kRegisterDim,
+                                                       tensorDimName(kDim));
+  };
+  int64_t runs[2];
+  RankedTensorType types[2] = {aType, bType};
+  for (unsigned i = 0; i < 2; ++i) {
+    FailureOr<int64_t> held = runOf(types[i], types[i].getEncoding(), 1 - i);
+    FailureOr<int64_t> own =
+        runOf(types[i], target.matrixOperandEncoding(acc, i, instr), 1 - i);
+    if (failed(held) || failed(own))
+      return failure();
+    runs[i] = std::max<int64_t>(1, *held / *own);
+  }
+  if (runs[0] != runs[1]) {
+    why = "A and B hold runs of consecutive K that feed " +
+          std::to_string(runs[0]) + " and " + std::to_string(runs[1]) +
+          " instructions; they must feed the same";
+    return failure();
+  }
+  return runs[0];
+}
+
 Value gather(OpBuilder &b, Location loc, Value vec, ArrayRef<int64_t> slots) {
   bool contiguous = true;
   for (unsigned i = 1; i < slots.size(); ++i)
@@ -116,9 +152,10 @@ struct DotPattern : public OpConversionPattern<DotOp> {
     if (instr->operandSource != MatrixOperandSource::Registers)
       return rewriter.notifyMatchFailure(op, "operands come from shared "
                                              "memory (DotToWgmma)");
+    int64_t dotK = DotOp::operandShape(op.getA())[1];
     for (unsigned i = 0; i < 2; ++i) {
       Value v = i ? op.getB() : op.getA();
-      Attribute want = target.matrixOperandEncoding(acc, i, *instr);
+      Attribute want = target.matrixOperandEncoding(acc, i, *instr, dotK);
       auto t = dyn_cast<RankedTensorType>(v.getType());
       if (!t)
         return op.emitError()
@@ -135,20 +172,29 @@ struct DotPattern : public OpConversionPattern<DotOp> {
                << " from registers, got " << t.getEncoding();
     }
     int64_t m = instr->m, n = instr->n, k = instr->k;
-    FailureOr<TileGrid> c = gridOf(cType, m, n, why);
     auto aType = cast<RankedTensorType>(op.getA().getType());
     auto bType = cast<RankedTensorType>(op.getB().getType());
+    // A lane's run of consecutive K may feed `runs` instructions in turn
+    // (matrixOperandEncoding): the operands then tile in groups of `runs`
+    // instruction tiles along K, and instruction j of a group reads the
+    // j-th part of every lane's run, in A and B alike.
+    FailureOr<int64_t> runs =
+        runsPerLane(aType, bType, acc, *instr, target, why);
+    if (failed(runs))
+      return op.emitError("cannot lower tile.dot: ") << why;
+    int64_t kGroup = k * *runs;
+    FailureOr<TileGrid> c = gridOf(cType, m, n, why);
     FailureOr<TileGrid> a =
-        succeeded(c) ? gridOf(aType, m, k, why) : FailureOr<TileGrid>();
+        succeeded(c) ? gridOf(aType, m, kGroup, why) : FailureOr<TileGrid>();
     FailureOr<TileGrid> b =
-        succeeded(a) ? gridOf(bType, k, n, why) : FailureOr<TileGrid>();
+        succeeded(a) ? gridOf(bType, kGroup, n, why) : FailureOr<TileGrid>();
     if (failed(c) || failed(a) || failed(b))
       return op.emitError("cannot lower tile.dot: ") << why;
     if (a->reps[0] != c->reps[0] || b->reps[1] != c->reps[1] ||
         a->reps[1] != b->reps[0])
       return op.emitError("tile.dot operands and result hold different "
                           "numbers of instruction tiles per lane");
-    int64_t kSteps = a->reps[1];
+    int64_t kSteps = a->reps[1] * *runs;
 
     Location loc = op.getLoc();
     // Converted once here, not per instruction: every operand register
@@ -165,11 +211,16 @@ struct DotPattern : public OpConversionPattern<DotOp> {
           return op.emitError("accumulator tile not held in registers");
         Value d = gather(rewriter, loc, adaptor.getC(), *cs);
         for (int64_t ki = 0; ki < kSteps; ++ki) {
-          auto as = a->slots(mi, ki), bs = b->slots(ki, ni);
+          auto as = a->slots(mi, ki / *runs), bs = b->slots(ki / *runs, ni);
           if (failed(as) || failed(bs))
             return op.emitError("operand tile not held in registers");
-          Value av = gather(rewriter, loc, aRegs, *as);
-          Value bv = gather(rewriter, loc, bRegs, *bs);
+          // Part ki % runs of each lane's run, in A and in B.
+          auto part = [&](ArrayRef<int64_t> slots) {
+            int64_t n = int64_t(slots.size()) / *runs;
+            return slots.slice(ki % *runs * n, n);
+          };
+          Value av = gather(rewriter, loc, aRegs, part(*as));
+          Value bv = gather(rewriter, loc, bRegs, part(*bs));
           d = target.emitMatrixInstr(rewriter, loc, *instr, acc, av, bv, d);
         }
         for (auto [j, s] : llvm::enumerate(*cs))

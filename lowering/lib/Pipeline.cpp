@@ -2,6 +2,8 @@
 
 #include "tessel/Lowering/Pipeline.h"
 
+#include "SourceScan.h"
+
 #include "tessel/Dialect/Tile/TileDialect.h"
 #include "tessel/Lowering/Passes.h"
 #include "tessel/Lowering/TargetInfo.h"
@@ -64,30 +66,6 @@ LogicalResult tessel::lowerTileToSimt(ModuleOp module, const TargetInfo &target,
 
 namespace {
 
-/// Calls onCode(i) for each byte offset i of `source` outside string
-/// literals and `//` comments, and onLine() after each newline.
-template <typename CodeFn, typename LineFn>
-void scanCode(StringRef source, CodeFn onCode, LineFn onLine) {
-  for (size_t i = 0, e = source.size(); i < e; ++i) {
-    char c = source[i];
-    if (c == '\n') {
-      onLine(i + 1);
-    } else if (c == '"') {
-      // A string literal ends at its closing quote or the line's end.
-      for (++i; i < e && source[i] != '"' && source[i] != '\n'; ++i)
-        if (source[i] == '\\' && i + 1 < e && source[i + 1] != '\n')
-          ++i;
-      if (i < e && source[i] == '\n')
-        --i;
-    } else if (c == '/' && i + 1 < e && source[i + 1] == '/') {
-      while (i + 1 < e && source[i + 1] != '\n')
-        ++i;
-    } else {
-      i = onCode(i);
-    }
-  }
-}
-
 bool isIdentifierChar(char c) {
   return llvm::isAlnum(c) || c == '_' || c == '.' || c == '$';
 }
@@ -116,7 +94,7 @@ tessel::findSourceProblem(StringRef source, unsigned nestingLimit) {
     return SourceProblem{line, unsigned(i - lineStart + 1), i, ""};
   };
   bool tooDeep = false;
-  scanCode(
+  forEachCodeOffset(
       source,
       [&](size_t i) -> size_t {
         switch (source[i]) {

@@ -3,6 +3,7 @@
 #include "tessel/Passes/Passes.h"
 
 #include "tessel/Dialect/Tile/DistributedLayout.h"
+#include "tessel/Dialect/Tile/LinearLayoutConversions.h"
 #include "tessel/Lowering/ModuleTarget.h"
 #include "tessel/Lowering/TargetInfo.h"
 
@@ -52,12 +53,16 @@ public:
   /// Splits the kernel's waves over the dot's M and N instruction tiles,
   /// doubling along the dimension with more tiles per wave left; waves
   /// beyond the tiles hold copies.
+  /// With `preferN`, N takes the waves while it has tiles left (a result
+  /// reduced along M then needs no exchange between waves).
   static std::pair<unsigned, unsigned>
-  splitWaves(unsigned waves, int64_t tilesM, int64_t tilesN) {
+  splitWaves(unsigned waves, int64_t tilesM, int64_t tilesN, bool preferN) {
     unsigned wm = 1, wn = 1;
     while (wm * wn < waves) {
       bool mLeft = tilesM / wm > 1, nLeft = tilesN / wn > 1;
-      if (mLeft && (!nLeft || tilesM / wm >= tilesN / wn))
+      if (preferN && nLeft)
+        wn *= 2;
+      else if (mLeft && (!nLeft || tilesM / wm >= tilesN / wn))
         wm *= 2;
       else if (nLeft)
         wn *= 2;
@@ -105,12 +110,15 @@ public:
         if (instr->wavesPerInstr > 1)
           instr =
               narrowForGroups(*instr, c.getDimSize(0), c.getDimSize(1), groups);
+        // A result that is summed (or maxed) along M wants its lanes to
+        // hold consecutive M, so the reduction starts in registers, and its
+        // waves along N; otherwise each lane holds consecutive N elements
+        // (transposed), so a row-major C is stored 16 bytes at a time.
+        bool alongM = reducedAlongM(dot.getResult());
         auto [wm, wn] = splitWaves(groups, c.getDimSize(0) / instr->m,
-                                   c.getDimSize(1) / instr->n);
-        // Transposed: each lane holds consecutive N elements, so a
-        // row-major C is stored 16 bytes at a time.
+                                   c.getDimSize(1) / instr->n, alongM);
         acc = info.matrixAccEncoding(ctx, *instr, wm, wn,
-                                     /*transposed=*/true);
+                                     /*transposed=*/!alongM);
       }
     }
     if (failed(instr))
@@ -119,8 +127,72 @@ public:
       return DotPlan{acc, defaultFor(a, defaultVecElems, /*fastest=*/1),
                      defaultFor(b, defaultVecElems, /*fastest=*/0),
                      /*operandsAnyLayout=*/true};
-    return DotPlan{acc, info.matrixOperandEncoding(acc, 0, *instr),
-                   info.matrixOperandEncoding(acc, 1, *instr)};
+    return DotPlan{acc, info.matrixOperandEncoding(acc, 0, *instr, a[1]),
+                   info.matrixOperandEncoding(acc, 1, *instr, a[1])};
+  }
+
+  /// Whether a tile.reduce consumes `v` (an [M, N] dot result) along a
+  /// dimension made of M only, through elementwise ops, scf.if results and
+  /// reshapes.
+  static bool reducedAlongM(Value v) {
+    SmallVector<std::pair<Value, SmallVector<bool>>> work = {
+        {v, SmallVector<bool>{true, false}}};
+    DenseSet<Value> seen;
+    while (!work.empty()) {
+      auto [x, fromM] = work.pop_back_val();
+      if (!seen.insert(x).second)
+        continue;
+      auto shape = cast<RankedTensorType>(x.getType()).getShape();
+      for (OpOperand &use : x.getUses()) {
+        Operation *user = use.getOwner();
+        if (auto reduce = dyn_cast<ReduceOp>(user)) {
+          if (fromM[reduce.getAxis()])
+            return true;
+        } else if (auto yield = dyn_cast<scf::YieldOp>(user)) {
+          if (auto ifOp = dyn_cast<scf::IfOp>(yield->getParentOp()))
+            work.push_back({ifOp.getResult(use.getOperandNumber()), fromM});
+        } else if (auto reshape = dyn_cast<ReshapeOp>(user)) {
+          work.push_back(
+              {reshape.getResult(),
+               reshapedDims(shape, reshape.getType().getShape(), fromM)});
+        } else if (isElementwise(user)) {
+          for (Value r : user->getResults())
+            if (auto t = dyn_cast<RankedTensorType>(r.getType());
+                t && t.getShape() == shape)
+              work.push_back({r, fromM});
+        }
+      }
+    }
+    return false;
+  }
+
+  /// For a row-major reshape from `from` to `to`: the result dims whose
+  /// elements step only through source dims marked in `marked`.
+  static SmallVector<bool> reshapedDims(ArrayRef<int64_t> from,
+                                        ArrayRef<int64_t> to,
+                                        ArrayRef<bool> marked) {
+    // Dim d spans the row-major strides [stride_d, stride_d * size_d).
+    auto spans = [](ArrayRef<int64_t> shape) {
+      SmallVector<std::pair<int64_t, int64_t>> out(shape.size());
+      int64_t stride = 1;
+      for (unsigned d = shape.size(); d-- > 0;) {
+        out[d] = {stride, stride * shape[d]};
+        stride *= shape[d];
+      }
+      return out;
+    };
+    auto src = spans(from), dst = spans(to);
+    SmallVector<bool> out(to.size(), false);
+    for (unsigned i = 0; i < to.size(); ++i) {
+      if (dst[i].first == dst[i].second)
+        continue;
+      bool only = true;
+      for (unsigned d = 0; d < from.size(); ++d)
+        if (src[d].first < dst[i].second && dst[i].first < src[d].second)
+          only &= marked[d];
+      out[i] = only;
+    }
+    return out;
   }
 
   /// Plans every dot and asks for its layouts on the values around it:
@@ -154,25 +226,34 @@ public:
     };
     for (OpOperand &use : v.getUses()) {
       Operation *user = use.getOwner();
-      if (auto yield = dyn_cast<scf::YieldOp>(user)) {
-        if (auto forOp = dyn_cast<scf::ForOp>(yield->getParentOp())) {
-          Value res = forOp.getResult(use.getOperandNumber());
-          if (!hints.count(res)) {
-            hints[res] = enc;
-            hintUsers(res, enc);
-          }
-          // The loop-carried value, so that the yield needs no conversion.
-          hint(forOp.getRegionIterArgs()[use.getOperandNumber()], enc);
+      auto forward = [&](Value res, Attribute e) {
+        if (e && !hints.count(res)) {
+          hints[res] = e;
+          hintUsers(res, e);
         }
+      };
+      if (auto yield = dyn_cast<scf::YieldOp>(user)) {
+        Operation *parent = yield->getParentOp();
+        if (isa<scf::ForOp, scf::IfOp>(parent))
+          forward(parent->getResult(use.getOperandNumber()), enc);
+        // The loop-carried value, so that the yield needs no conversion.
+        if (auto forOp = dyn_cast<scf::ForOp>(parent))
+          hint(forOp.getRegionIterArgs()[use.getOperandNumber()], enc);
         continue;
       }
       if (auto wait = dyn_cast<DotWaitOp>(user)) {
         // A dot_wait passes its operands through.
-        Value res = wait.getResult(use.getOperandNumber());
-        if (!hints.count(res)) {
-          hints[res] = enc;
-          hintUsers(res, enc);
-        }
+        forward(wait.getResult(use.getOperandNumber()), enc);
+        continue;
+      }
+      if (auto reshape = dyn_cast<ReshapeOp>(user)) {
+        forward(reshape.getResult(), relabelledReshape(reshape, enc));
+        continue;
+      }
+      if (auto reduce = dyn_cast<ReduceOp>(user)) {
+        if (isa<RankedTensorType>(reduce.getType()))
+          forward(reduce.getResult(),
+                  SliceLayoutAttr::get(ctx, reduce.getAxis(), enc));
         continue;
       }
       if (isa<StoreOp>(user)) {
@@ -250,15 +331,28 @@ public:
       return;
     hints[v] = enc;
     // A loop-carried value takes its layout from the loop's initial value.
+    // A loop-carried value takes its layout from the loop's initial value;
+    // the value yielded for it (a prefetch for the next iteration) is asked
+    // for the same, so the loop carries it without a conversion.
     if (auto arg = dyn_cast<BlockArgument>(v)) {
-      if (auto forOp = dyn_cast<scf::ForOp>(arg.getOwner()->getParentOp()))
+      if (auto forOp = dyn_cast<scf::ForOp>(arg.getOwner()->getParentOp())) {
         if (OpOperand *init = forOp.getTiedLoopInit(arg))
           hint(init->get(), enc);
+        if (OpOperand *yielded = forOp.getTiedLoopYieldedValue(arg))
+          hint(yielded->get(), enc);
+      }
       return;
     }
     Operation *def = v.getDefiningOp();
     if (!def)
       return;
+    // Through the shape ops too, so that a dot operand's wish reaches the
+    // index arithmetic its offsets are built from before any later wish.
+    if (auto bcast = dyn_cast<BroadcastOp>(def))
+      return hint(bcast.getSrc(), enc);
+    if (auto expand = dyn_cast<ExpandDimsOp>(def))
+      return hint(expand.getSrc(),
+                  SliceLayoutAttr::get(ctx, expand.getAxis(), enc));
     if (isElementwise(def) || isa<LoadOp>(def))
       for (Value operand : def->getOperands())
         if (auto ot = dyn_cast<RankedTensorType>(operand.getType());
@@ -314,6 +408,37 @@ public:
     for (const Request &r : requests)
       hint(r.v, defaultFor(cast<RankedTensorType>(r.v.getType()).getShape(),
                            r.elems, r.fastest));
+  }
+
+  /// The layout in which `reshape` costs nothing when its source has
+  /// `srcEnc`: the source's (register, lane, wave) map with its coordinate
+  /// bits relabelled row-major onto the result's dimensions, as a
+  /// `#tile.linear`. Given for matrix-instruction sources (mfma, nv_mma,
+  /// dot_operand, and slices and linear layouts of them); blocked sources
+  /// keep a blocked result, which every lowering (scans included) takes.
+  /// Null where it does not apply.
+  Attribute relabelledReshape(ReshapeOp reshape, Attribute srcEnc) {
+    Attribute base = srcEnc;
+    while (auto slice = dyn_cast_or_null<SliceLayoutAttr>(base))
+      base = slice.getParent();
+    if (!base || isa<BlockedLayoutAttr>(base))
+      return {};
+    RankedTensorType src = reshape.getSrc().getType();
+    FailureOr<DistributedLayout> l = DistributedLayout::get(
+        RankedTensorType::get(src.getShape(), src.getElementType(), srcEnc));
+    if (failed(l) || !l->getSliceDims().empty())
+      return {};
+    LinearLayout renamed = l->getLinearLayout();
+    for (unsigned d = 0; d < src.getRank(); ++d)
+      renamed =
+          renamed.renameOutDim(tensorDimName(d), "src" + tensorDimName(d));
+    SmallVector<LinearLayout::OutDim> outs;
+    for (auto [d, size] : llvm::enumerate(reshape.getType().getShape()))
+      outs.push_back({tensorDimName(d), int32_t(size)});
+    FailureOr<LinearLayout> relabelled = renamed.reshapeOuts(outs);
+    if (failed(relabelled))
+      return {};
+    return LinearEncodingAttr::get(ctx, *relabelled);
   }
 
   Attribute encodingFor(Value v) {
@@ -403,6 +528,12 @@ public:
     auto newType = RankedTensorType::get(t.getShape(), t.getElementType(), enc);
     Value c = ConvertLayoutOp::create(b, op->getLoc(), newType, operand.get());
     operand.set(c);
+  }
+
+  /// Whether `enc` holds every element of a tensor of `shape`.
+  static bool covers(Attribute enc, ArrayRef<int64_t> shape) {
+    FailureOr<LinearLayout> l = toLinearLayout(shape, enc);
+    return succeeded(l) && l->isSurjective();
   }
 
   /// Whether `v` has `enc` or is cheap to recompute in it.
@@ -506,6 +637,16 @@ public:
         setEncoding(r, encodingOf(v));
       return;
     }
+    if (auto reshape = dyn_cast<ReshapeOp>(op)) {
+      if (!reshape.getType().getEncoding())
+        if (Attribute enc =
+                relabelledReshape(reshape, encodingOf(reshape.getSrc()))) {
+          setEncoding(reshape.getResult(), enc);
+          return;
+        }
+      assignResult(op);
+      return;
+    }
     if (auto reduce = dyn_cast<ReduceOp>(op)) {
       if (auto t = dyn_cast<RankedTensorType>(reduce.getType()))
         setEncoding(reduce.getResult(),
@@ -546,9 +687,13 @@ public:
     }
     if (auto bcast = dyn_cast<BroadcastOp>(op)) {
       Attribute enc = encodingOf(bcast.getSrc());
-      if (Attribute hinted = hints.lookup(bcast.getResult());
-          hinted && cheapIn(bcast.getSrc(), hinted))
+      Attribute hinted = hints.lookup(bcast.getResult());
+      if (hinted && cheapIn(bcast.getSrc(), hinted))
         enc = hinted;
+      // A #tile.linear spans a fixed shape: it may not cover the larger
+      // result (blocked and matrix-instruction layouts repeat in registers).
+      if (!covers(enc, bcast.getType().getShape()))
+        enc = hinted ? hinted : encodingFor(bcast.getResult());
       requireEncoding(op, bcast.getSrcMutable(), enc);
       setEncoding(bcast.getResult(), enc);
       return;

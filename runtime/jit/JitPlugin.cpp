@@ -135,20 +135,11 @@ static int compileVariant(const char *sourcePath, const char *targetName,
     diagOS << d.getLocation() << ": " << d << "\n";
     return success();
   });
-  llvm::SourceMgr sm;
-  sm.AddNewSourceBuffer(llvm::MemoryBuffer::getMemBuffer(source, sourcePath),
-                        llvm::SMLoc());
-  OwningOpRef<ModuleOp> module;
-  if (succeeded(tessel::checkSourceBeforeParsing(
-          *sm.getMemoryBuffer(sm.getMainFileID()), &ctx)))
-    module = parseSourceFile<ModuleOp>(sm, &ctx);
   auto failWith = [&](const std::string &what) {
     writeError(err, errLen,
                what + (diagnostics.empty() ? "" : ":\n") + diagnostics);
     return 1;
   };
-  if (!module)
-    return failWith(std::string("cannot parse ") + sourcePath);
   tessel::KnobBindings knobs;
   llvm::json::Object knobJson;
   for (size_t i = 0; i < numKnobs; ++i) {
@@ -157,6 +148,19 @@ static int compileVariant(const char *sourcePath, const char *targetName,
     knobs[knobNames[i]] = knobValues[i];
     knobJson[knobNames[i]] = knobValues[i];
   }
+  // Knob templates (tile shapes that follow knobs) are expanded first.
+  std::unique_ptr<llvm::MemoryBuffer> expanded = tessel::expandKnobTemplates(
+      *llvm::MemoryBuffer::getMemBuffer(source, sourcePath), knobs, &ctx);
+  OwningOpRef<ModuleOp> module;
+  llvm::SourceMgr sm;
+  if (expanded) {
+    sm.AddNewSourceBuffer(std::move(expanded), llvm::SMLoc());
+    if (succeeded(tessel::checkSourceBeforeParsing(
+            *sm.getMemoryBuffer(sm.getMainFileID()), &ctx)))
+      module = parseSourceFile<ModuleOp>(sm, &ctx);
+  }
+  if (!module)
+    return failWith(std::string("cannot parse ") + sourcePath);
   // Named like the library builder's entries: kernel.target.<knobs>.jit.
   std::string variantTag;
   for (const auto &[name, value] : knobs)

@@ -203,8 +203,17 @@ static int translate(int argc, char **argv) {
   // A failing conversion would otherwise print whole gpu.modules.
   context.printOpOnDiagnostic(false);
   context.loadAllAvailableDialects();
+  // Knob templates first (Pipeline.h): the source parsed is the expansion,
+  // whose lines are the file's lines.
+  auto fileMgr = std::make_shared<SourceMgr>();
+  fileMgr->AddNewSourceBuffer(std::move(input), SMLoc());
+  mlir::SourceMgrDiagnosticHandler fileDiagnostics(*fileMgr, &context);
+  std::unique_ptr<MemoryBuffer> expanded = tessel::expandKnobTemplates(
+      *fileMgr->getMemoryBuffer(fileMgr->getMainFileID()), bindings, &context);
+  if (!expanded)
+    return 1;
   auto sourceMgr = std::make_shared<SourceMgr>();
-  sourceMgr->AddNewSourceBuffer(std::move(input), SMLoc());
+  sourceMgr->AddNewSourceBuffer(std::move(expanded), SMLoc());
   mlir::SourceMgrDiagnosticHandler diagnostics(*sourceMgr, &context);
   if (failed(tessel::checkSourceBeforeParsing(
           *sourceMgr->getMemoryBuffer(sourceMgr->getMainFileID()), &context)))

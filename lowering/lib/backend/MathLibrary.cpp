@@ -16,6 +16,7 @@
 #include "llvm/ADT/StringExtras.h"
 #include "llvm/IR/IRBuilder.h"
 #include "llvm/IR/Intrinsics.h"
+#include "llvm/IR/IntrinsicsAMDGPU.h"
 #include "llvm/IR/IntrinsicsNVPTX.h"
 #include "llvm/IR/Module.h"
 
@@ -174,8 +175,47 @@ private:
   Vendor vendor;
 };
 
+/// `size_t __ockl_get_num_groups(uint dim)`, which convert-gpu-to-rocdl
+/// makes of gpu.grid_dim (tile.num_programs): the grid size along `dim` over
+/// the workgroup size, rounded up, from the HSA kernel dispatch packet
+/// (hsa_kernel_dispatch_packet_t: workgroup_size_x/y/z are u16 at bytes 4,
+/// 6, 8; grid_size_x/y/z are u32 at bytes 12, 16, 20). A `dim` above 2
+/// reads dimension 2.
+bool defineNumGroups(Function &f) {
+  FunctionType *fty = f.getFunctionType();
+  if (f.getName() != "__ockl_get_num_groups" || fty->getNumParams() != 1 ||
+      !fty->getParamType(0)->isIntegerTy(32) ||
+      !fty->getReturnType()->isIntegerTy(64))
+    return false;
+  LLVMContext &ctx = f.getContext();
+  IRBuilder<> b(BasicBlock::Create(ctx, "entry", &f));
+  Type *i8 = b.getInt8Ty(), *i16 = b.getInt16Ty(), *i32 = b.getInt32Ty();
+  Value *packet = b.CreateIntrinsic(Intrinsic::amdgcn_dispatch_ptr, {});
+  Value *dim =
+      b.CreateBinaryIntrinsic(Intrinsic::umin, f.getArg(0), b.getInt32(2));
+  auto field = [&](Type *t, unsigned base, unsigned bytes) {
+    Value *at =
+        b.CreateAdd(b.getInt32(base), b.CreateMul(dim, b.getInt32(bytes)));
+    Value *ptr = b.CreateGEP(i8, packet, at);
+    LoadInst *load = b.CreateAlignedLoad(t, ptr, Align(bytes));
+    load->setMetadata(LLVMContext::MD_invariant_load, MDNode::get(ctx, {}));
+    return b.CreateZExt(load, i32);
+  };
+  Value *wg = field(i16, 4, 2), *grid = field(i32, 12, 4);
+  Value *groups = b.CreateUDiv(grid, wg);
+  Value *partial = b.CreateICmpNE(b.CreateURem(grid, wg), b.getInt32(0));
+  groups = b.CreateAdd(groups, b.CreateZExt(partial, i32));
+  b.CreateRet(b.CreateZExt(groups, b.getInt64Ty()));
+  f.setLinkage(GlobalValue::InternalLinkage);
+  f.addFnAttr(Attribute::AlwaysInline);
+  f.removeFnAttr(Attribute::NoInline);
+  return true;
+}
+
 /// Gives `f` a body if it is a vendor math function Tessel provides.
 bool define(Function &f, Vendor vendor) {
+  if (vendor == Vendor::AMD && defineNumGroups(f))
+    return true;
   MathFn fn = classify(f.getName(), vendor);
   if (fn.op.empty() || fn.elem == Elem::Unknown)
     return false;

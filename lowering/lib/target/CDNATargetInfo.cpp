@@ -110,14 +110,25 @@ public:
   }
 
   Attribute matrixOperandEncoding(Attribute acc, unsigned opIdx,
-                                  const MatrixInstr &instr) const override {
+                                  const MatrixInstr &instr,
+                                  int64_t dotK) const override {
     // kWidth is the instruction's own run of consecutive K per lane: all of
     // kPerLane, or 16 for the f8f6f4 forms, whose lanes hold two runs K/2
     // apart. The operand registers are then the hardware's, and the dot
-    // lowering gathers each instruction's slots from the layout.
+    // lowering gathers each instruction's slots from the layout. Where the
+    // dot's K allows, a CDNA3 form gets runs of one 16-byte load per lane
+    // (kWidth 16 for fp8, 8 for bf16), each read by several instructions.
     const tile::MfmaShape *s =
         tile::findMfmaShape(mfmaVersion(), instr.m, instr.n, instr.k);
     unsigned kWidth = s ? s->kRun() : instr.kPerLane;
+    if (s && s->operand != tile::MfmaOperandKind::F8F6F4 && dotK > 0) {
+      unsigned elemBytes =
+          std::max(1u, instr.operandType.getIntOrFloatBitWidth() / 8);
+      int64_t lanesAlongK = waveSize() / instr.m;
+      while (int64_t(kWidth) * 2 * elemBytes <= maxVectorBytes() &&
+             dotK % (int64_t(kWidth) * 2 * lanesAlongK) == 0)
+        kWidth *= 2;
+    }
     return tile::DotOperandLayoutAttr::get(acc.getContext(), opIdx, acc,
                                            kWidth);
   }

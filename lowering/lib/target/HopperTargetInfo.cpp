@@ -105,7 +105,8 @@ public:
 
   //===--- mma.sync: tile.dot on both variants (HopperMmaSync.h) ----------===//
   Attribute matrixOperandEncoding(Attribute acc, unsigned opIdx,
-                                  const MatrixInstr &instr) const override {
+                                  const MatrixInstr &instr,
+                                  int64_t /*dotK*/) const override {
     return hopper::mmaSyncOperandEncoding(acc, opIdx, instr);
   }
   Value emitMatrixOperandConversion(OpBuilder &b, Location loc,

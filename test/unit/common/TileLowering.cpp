@@ -30,7 +30,14 @@ OwningOpRef<ModuleOp> tessel::test::lowerTileForTest(
     os << d << "\n";
     return success();
   });
-  auto module = parseSourceString<ModuleOp>(src, &ctx, name);
+  std::string expanded;
+  if (std::optional<SourceProblem> problem =
+          expandKnobTemplates(src, knobs, expanded)) {
+    ADD_FAILURE() << name << ":" << problem->line << ":" << problem->column
+                  << ": " << problem->message;
+    return nullptr;
+  }
+  auto module = parseSourceString<ModuleOp>(expanded, &ctx, name);
   if (!module) {
     ADD_FAILURE() << "parse of " << name << " failed: " << diag;
     return nullptr;

@@ -1180,4 +1180,61 @@ TEST_F(LinearLayoutConversions, AccumulatorToBlockedConversionMap) {
     ASSERT_EQ(blk.apply(map->apply(x)), acc.apply(x));
 }
 
+//===----------------------------------------------------------------------===//
+// #tile.linear and reshapes that relabel coordinate bits
+//===----------------------------------------------------------------------===//
+
+TEST_F(LinearLayoutConversions, LinearEncodingIsItsBases) {
+  // Any layout of DistributedLayout's form, written as #tile.linear, is the
+  // same map again; under a slice its bits along the sliced dim wrap to
+  // broadcasts, so a lane holds what it holds under the slice of the
+  // original encoding (DistributedLayout drops the registers that wrap).
+  auto m = mfma(16, 16, 32, {2, 2}, true);
+  LL acc = convert({64, 128}, m);
+  auto enc = LinearEncodingAttr::get(&ctx, acc);
+  EXPECT_EQ(enc.getRank(), 2u);
+  EXPECT_EQ(convert({64, 128}, enc), acc);
+  auto held = [&](Attribute parent) {
+    auto d = DistributedLayout::get(RankedTensorType::get(
+        {128}, Float32Type::get(&ctx), SliceLayoutAttr::get(&ctx, 0, parent)));
+    EXPECT_TRUE(succeeded(d));
+    return succeeded(d) ? d->getLinearLayout() : LL();
+  };
+  EXPECT_EQ(held(enc), held(m));
+}
+
+TEST_F(LinearLayoutConversions, ReshapeOfMfmaAccumulatorOnlyRelabelsBits) {
+  // A [rows * heads, chunk] MFMA accumulator reshaped to [rows, heads,
+  // chunk] (what tile-assign-layouts gives the logits kernel's reshape):
+  // every (register, lane, wave) holds, in the relabelled layout, the
+  // row-major relabelling of the element it held before, checked element
+  // by element; reducing over heads then needs registers and lane bits 4-5
+  // only (no wave bits), since the waves are along the chunk.
+  const int64_t rows = 2, heads = 64, chunk = 128;
+  LL acc = convert({rows * heads, chunk}, mfma(16, 16, 32, {1, 4}));
+  LL renamed = acc.renameOutDim("dim0", "src0").renameOutDim("dim1", "src1");
+  auto relabelled = renamed.reshapeOuts({{"dim0", int32_t(rows)},
+                                         {"dim1", int32_t(heads)},
+                                         {"dim2", int32_t(chunk)}});
+  ASSERT_TRUE(succeeded(relabelled));
+  auto enc = LinearEncodingAttr::get(&ctx, *relabelled);
+  LL l3 = convert({rows, heads, chunk}, enc);
+  for (auto &x : allInputs(acc)) {
+    SmallVector<int32_t> mn = acc.apply(x), rhc = l3.apply(x);
+    int64_t flat = int64_t(mn[0]) * chunk + mn[1];
+    ASSERT_EQ(rhc[0], flat / (heads * chunk));
+    ASSERT_EQ(rhc[1], flat / chunk % heads);
+    ASSERT_EQ(rhc[2], flat % chunk);
+  }
+  auto d = DistributedLayout::get(
+      RankedTensorType::get({rows, heads, chunk}, Float32Type::get(&ctx), enc));
+  ASSERT_TRUE(succeeded(d));
+  EXPECT_EQ(d->getNumElems(), rows * heads * chunk / (64 * 4));
+  EXPECT_EQ(d->distinctWaveBits(1), 0u);
+  EXPECT_TRUE(d->hasContiguousLaneBits(1));
+  EXPECT_EQ(d->laneBitBase(1), 4u);
+  EXPECT_EQ(d->distinctLaneBits(1), 2u);
+  EXPECT_EQ(d->getElemsAlong(1), heads / 4);
+}
+
 } // namespace

@@ -94,6 +94,38 @@ checkSourceBeforeParsing(const llvm::MemoryBuffer &buffer,
                          mlir::MLIRContext *context,
                          unsigned nestingLimit = kMaxNestingDepth);
 
+//===----------------------------------------------------------------------===//
+// Kernel source templates
+//
+// Tile shapes are static, so a kernel whose tile sizes follow its knobs
+// (heads, rows per program, tokens per step) writes them as templates that
+// are expanded from the knob values before the source is parsed, as
+// Triton's front end does with constexprs:
+//  - `{{EXPR}}` becomes the decimal value of EXPR;
+//  - `{{let NAME = EXPR}}` defines NAME for the templates after it and
+//    becomes nothing.
+// EXPR is built from integers, names, `+ - * /` (64-bit, integer division,
+// checked for overflow and division by zero) and parentheses. A name is a
+// `{{let}}` defined earlier, else a knob: its bound value, else the default
+// of its declaration in the source (`#tile.knob<"NAME" : iN = V ...>`).
+// Templates end on their own line; string literals and `//` comments (lit's
+// FileCheck patterns) are left alone. Source without templates is returned
+// unchanged. tessel-translate, libtessel_jit.so and the kernel tests expand
+// before screening and parsing.
+//===----------------------------------------------------------------------===//
+
+/// Expands the templates of `source` into `expanded`; returns the first
+/// problem (unknown name, malformed or unterminated template, overflow).
+std::optional<SourceProblem> expandKnobTemplates(llvm::StringRef source,
+                                                 const KnobBindings &knobs,
+                                                 std::string &expanded);
+
+/// The same for a buffer: the expansion under the buffer's name, or null
+/// after emitting the problem at its file:line:col through `context`.
+std::unique_ptr<llvm::MemoryBuffer>
+expandKnobTemplates(const llvm::MemoryBuffer &buffer, const KnobBindings &knobs,
+                    mlir::MLIRContext *context);
+
 /// Runs `fn` to completion on a new thread with a kCompilerStackBytes stack
 /// and returns when it has finished. Should no thread start (resource
 /// limits), runs `fn` on the calling thread instead: the nesting limit still

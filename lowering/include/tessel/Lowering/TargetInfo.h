@@ -189,10 +189,15 @@ public:
   /// The encoding operand `opIdx` (0 = A, 1 = B) must have to feed the
   /// instruction of accumulator encoding `acc` directly from registers;
   /// null for instructions that read shared memory (any register layout is
-  /// staged there).
-  virtual mlir::Attribute
-  matrixOperandEncoding(mlir::Attribute acc, unsigned opIdx,
-                        const MatrixInstr &instr) const {
+  /// staged there). `dotK` is the dot's K (0: unknown): where it allows, a
+  /// target may give each lane a longer run of consecutive K than one
+  /// instruction reads (up to one widest vector access), shared by A and B;
+  /// the dot lowering splits such a run over several instructions, which
+  /// then multiply a K permutation common to both operands (the same dot).
+  virtual mlir::Attribute matrixOperandEncoding(mlir::Attribute acc,
+                                                unsigned opIdx,
+                                                const MatrixInstr &instr,
+                                                int64_t dotK = 0) const {
     return {};
   }
   /// The instruction whose accumulator encoding is `acc`, for operands of

@@ -61,6 +61,17 @@ def TileAssignLayouts : Pass<"tile-assign-layouts", "::mlir::ModuleOp"> {
     `tessel.target`, the target the layouts were chosen for: this and every
     later target-specific stage refuses a module that names another target.
 
+    A `tile.dot` gets the target's accumulator and operand layouts. When
+    its result is reduced along M (through elementwise ops and reshapes),
+    the accumulator holds consecutive M per lane (not transposed) and its
+    waves go along N, so the reduction starts in registers and needs no
+    exchange between waves. A `tile.reshape` of a matrix-instruction layout
+    keeps every element where it is: its result gets the source's map with
+    the coordinate bits relabelled onto the new shape, as a `#tile.linear`
+    (e.g. [rows * heads, N] -> [rows, heads, N] costs nothing). A value an
+    scf.for carries asks the value yielded for it for the same layout, so a
+    prefetch for the next iteration needs no conversion.
+
     Once layouts are known, every tile value is checked against the target
     (`TargetInfo`), and a failure is an error at the op that makes it:
     - its footprint, elements per lane x bytes per element / 4, must fit the

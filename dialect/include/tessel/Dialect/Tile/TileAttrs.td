@@ -205,6 +205,52 @@ def Tile_DotOperandLayoutAttr : Tile_Attr<"DotOperandLayout", "dot_operand",
   let genVerifyDecl = 1;
 }
 
+def Tile_LinearEncodingAttr : Tile_Attr<"LinearEncoding", "linear",
+    [DeclareAttrInterfaceMethods<VerifiableTensorEncoding>]> {
+  let summary = "A distributed layout written as its linear-layout bases";
+  let description = [{
+    The map (register, lane, wave) -> tensor coordinates over GF(2) that
+    every distributed encoding stands for (LinearLayoutConversions.h),
+    written out: basis i of `register` (of `lane`, of `wave`) is the
+    coordinate, one entry per tensor dimension, that register slot (lane,
+    wave) 2^i holds; the element of any other input is the XOR of the bases
+    of its set bits. A zero basis is a broadcast. The numbers of lanes and
+    waves are 2^(number of bases).
+
+    `tile-assign-layouts` gives it to the result of a `tile.reshape` whose
+    source has a matrix-instruction layout: the reshape then only relabels
+    which coordinate bit each register, lane and wave bit holds, and costs
+    nothing. For example the 16x16 MFMA accumulator [16, 16] reshaped to
+    [2, 8, 16] (rows split in 2 x 8):
+
+    ```mlir
+    #tile.linear<{rank = 3, register = [[0, 1, 0], [0, 2, 0]],
+                  lane = [[0, 0, 1], [0, 0, 2], [0, 0, 4], [0, 0, 8],
+                          [0, 4, 0], [1, 0, 0]],
+                  wave = []}>
+    ```
+
+    The tensor it annotates must have `rank` dimensions, every coordinate
+    must lie inside it, and every element must be held by some (register,
+    lane, wave).
+  }];
+  let parameters = (ins "unsigned":$rank,
+                        ArrayRefParameter<"int32_t">:$registerBases,
+                        ArrayRefParameter<"int32_t">:$laneBases,
+                        ArrayRefParameter<"int32_t">:$waveBases);
+  let hasCustomAssemblyFormat = 1;
+  let genVerifyDecl = 1;
+  let extraClassDeclaration = [{
+    /// The encoding of a (register, lane, wave) -> (dim0, ...) layout.
+    static LinearEncodingAttr get(::mlir::MLIRContext *ctx,
+                                  const ::tessel::tile::LinearLayout &layout);
+    /// The bases of input `in` (0 = register, 1 = lane, 2 = wave), `rank`
+    /// entries each.
+    ::llvm::SmallVector<::llvm::SmallVector<int32_t, 4>>
+    getBases(unsigned in) const;
+  }];
+}
+
 def Tile_SharedLayoutAttr : Tile_Attr<"SharedLayout", "shared",
     [DeclareAttrInterfaceMethods<VerifiableTensorEncoding>]> {
   let summary = "Layout of a tile staged in shared memory (LDS)";

@@ -22,6 +22,8 @@
 #include "mlir/Interfaces/FunctionInterfaces.h"
 #include "mlir/Interfaces/SideEffectInterfaces.h"
 
+#include "tessel/Dialect/Tile/LinearLayout.h"
+
 #include "tessel/Dialect/Tile/TileDialect.h.inc"
 #include "tessel/Dialect/Tile/TileEnums.h.inc"
 
@@ -36,7 +38,7 @@ namespace tessel::tile {
 /// takes 0 and 1).
 bool fitsIn(int64_t v, mlir::IntegerType type);
 /// Rank of the tensors a distributed layout (blocked, slice, mfma, nv_mma,
-/// dot_operand) describes, or nullopt for other attributes.
+/// dot_operand, linear) describes, or nullopt for other attributes.
 std::optional<unsigned> distributedLayoutRank(mlir::Attribute layout);
 
 /// Fails, naming the value and suggesting a 1-element tile, when an operand

@@ -1,0 +1,331 @@
+// fp8 paged MQA logits of the sparse-attention indexer (DESIGN.md §3.1),
+// split-grid variant over a plain-layout KV cache.
+//
+// Row r = b*next_n + j sees len_r tokens (1-D lengths: context_lens[b] -
+// next_n + j + 1; 2-D: context_lens[b*next_n + j]; clamped to
+// [0, max_model_len]) and gets, for t < max_model_len,
+//   out[r, t] = kscale[t] * sum_h relu(q[r,h,:] . k[t,:]) * weights[r,h]
+//                                                             for t < len_r
+//   out[r, t] = -inf                  for len_r <= t (when write_tail != 0)
+// where k[t] is token t of batch b: block block_tables[b*bt_stride +
+// (t >> block_shift)], row t & (block_size - 1) of the block, whose bytes
+// are [block_size*128 fp8 values][block_size f32 scales].
+//
+// Program (s, b, g) of the grid (split_kv, B, ceil(next_n /
+// rows_per_program)) takes the rows j = g*rows_per_program + i of batch b
+// (rows past next_n are masked) and packs them into the M dimension of one
+// tile.dot: M = rows_per_program * heads, so Q and the weights of all its
+// rows are loaded once and stay in registers. The tokens [0, L) (L the
+// longest of its rows) are cut into chunks of chunk_k; split s computes a
+// contiguous share of them, then writes every split_kv-th chunk of the -inf
+// tail [ceil(L / chunk_k) * chunk_k, max_model_len). Per chunk: gather the
+// block ids, load K as [128, chunk_k] (each lane reads 16 contiguous bytes
+// of a token's row: the dot over D is invariant under any permutation of D
+// shared by Q and K, so the operand layout needs no LDS) and the scales,
+// Q·Kᵀ on MFMA, relu, times the weights, sum over the heads (a reshape to
+// [rows, heads, chunk] that only relabels layout bits, then a reduction),
+// times the scales, store. The K loads are software-pipelined: the loop
+// carries the next chunk's K and scales and the block ids of the one after,
+// so their loads are in flight while the MFMAs of the current chunk run.
+//
+// Shapes depend on the knobs through `{{...}}` templates, which the
+// compiler expands from the knob values before parsing (Pipeline.h,
+// "Kernel source templates").
+//
+// The runtime guarantees the promises in `tile.divisibility` (16-byte
+// aligned q and kv_cache). Output offsets are 64-bit.
+{{let H = heads}}
+{{let R = rows_per_program}}
+{{let M = rows_per_program * heads}}
+{{let C = chunk_k}}
+!q8 = tensor<{{M}}x128xi8>
+!qoff = tensor<{{M}}x128xi64>
+!qmask = tensor<{{M}}x128xi1>
+!mvec = tensor<{{M}}xi32>
+!mvec64 = tensor<{{M}}xi64>
+!mmask = tensor<{{M}}xi1>
+!wvec = tensor<{{M}}xf32>
+!k8 = tensor<128x{{C}}xi8>
+!koff = tensor<128x{{C}}xi64>
+!tok = tensor<{{C}}xi32>
+!tok64 = tensor<{{C}}xi64>
+!scl = tensor<{{C}}xf32>
+!acc = tensor<{{M}}x{{C}}xf32>
+!acc3 = tensor<{{R}}x{{H}}x{{C}}xf32>
+!rows = tensor<{{R}}xi32>
+!rows64 = tensor<{{R}}xi64>
+!rmask = tensor<{{R}}xi1>
+!logit = tensor<{{R}}x{{C}}xf32>
+!rc32 = tensor<{{R}}x{{C}}xi32>
+!rc64 = tensor<{{R}}x{{C}}xi64>
+!rcmask = tensor<{{R}}x{{C}}xi1>
+tile.kernel @paged_mqa_logits(
+    %q: !tile.ptr<i8> {tile.divisibility = 16 : i64},
+    %kv: !tile.ptr<i8> {tile.divisibility = 16 : i64},
+    %weights: !tile.ptr<f32>,
+    %context_lens: !tile.ptr<i32>,
+    %block_tables: !tile.ptr<i32>,
+    %out: !tile.ptr<f32>,
+    %schedule: !tile.ptr<i32>,
+    %batch: i32, %next_n: i32, %lens_2d: i32, %bt_stride: i64,
+    %block_shift: i32, %out_stride: i64, %max_model_len: i32,
+    %write_tail: i32, %split_tokens: i32) attributes {knobs = [
+      #tile.knob<"fp8_fnuz" : i1>,
+      #tile.knob<"heads" : i32 = 64, values = [16, 32, 64, 128]>,
+      #tile.knob<"rows_per_program" : i32 = 1, values = [1, 2, 4, 8]>,
+      #tile.knob<"chunk_k" : i32 = 256, values = [64, 128, 256]>,
+      #tile.knob<"num_waves" : i32 = 4, values = [1, 2, 4, 8]>,
+      #tile.knob<"waves_per_eu" : i32 = 0, values = [0, 1, 2, 4]>,
+      #tile.knob<"preshuffle" : i32 = 0, values = [0]>,
+      #tile.knob<"persistent" : i32 = 0, values = [0]>]} {
+  %fnuz = tile.knob "fp8_fnuz" : i1
+  %H = tile.knob "heads" : i32
+  %R = tile.knob "rows_per_program" : i32
+  %C = tile.knob "chunk_k" : i32
+  %c0 = arith.constant 0 : i32
+  %c1 = arith.constant 1 : i32
+  %c2 = arith.constant 2 : i32
+  %split = tile.program_id 0 : i32
+  %b = tile.program_id 1 : i32
+  %g = tile.program_id 2 : i32
+  %nsplit = tile.num_programs 0 : i32
+
+  // The rows of this program: j = j0 + i for i < R, masked at next_n.
+  %j0 = arith.muli %g, %R : i32
+  %brow = arith.muli %b, %next_n : i32
+  %r0 = arith.addi %brow, %j0 : i32
+  %ri = tile.range 0 to {{R}} : !rows
+  %j0v = tile.splat %j0 : i32 -> !rows
+  %jv = arith.addi %j0v, %ri : !rows
+  %nnv = tile.splat %next_n : i32 -> !rows
+  %rowOk = arith.cmpi slt, %jv, %nnv : !rows
+
+  // Row lengths, clamped to [0, max_model_len]; 0 for masked rows.
+  %ctx = tile.load %context_lens[%b] : !tile.ptr<i32>, i32 -> i32
+  %ctxv = tile.splat %ctx : i32 -> !rows
+  %len1a = arith.subi %ctxv, %nnv : !rows
+  %len1b = arith.addi %len1a, %jv : !rows
+  %onev = arith.constant dense<1> : !rows
+  %len1 = arith.addi %len1b, %onev : !rows
+  %browv = tile.splat %brow : i32 -> !rows
+  %l2off = arith.addi %browv, %jv : !rows
+  %is2d = arith.cmpi ne, %lens_2d, %c0 : i32
+  %is2dv = tile.splat %is2d : i1 -> !rmask
+  %read2d = arith.andi %rowOk, %is2dv : !rmask
+  %len2 = tile.load %context_lens[%l2off] mask(%read2d : !rmask)
+      : !tile.ptr<i32>, !rows -> !rows
+  %lenRaw = arith.select %is2dv, %len2, %len1 : !rmask, !rows
+  %zerov = arith.constant dense<0> : !rows
+  %mmlv = tile.splat %max_model_len : i32 -> !rows
+  %lenPos = arith.maxsi %lenRaw, %zerov : !rows
+  %lenCap = arith.minsi %lenPos, %mmlv : !rows
+  %len = arith.select %rowOk, %lenCap, %zerov : !rmask, !rows
+  %L = tile.reduce max %len, 0 : !rows -> i32
+
+  // This split's chunks of [0, L).
+  %Cm1 = arith.subi %C, %c1 : i32
+  %Lr = arith.addi %L, %Cm1 : i32
+  %nch = arith.divui %Lr, %C : i32
+  %nsm1 = arith.subi %nsplit, %c1 : i32
+  %nchr = arith.addi %nch, %nsm1 : i32
+  %cps = arith.divui %nchr, %nsplit : i32
+  %cb = arith.muli %split, %cps : i32
+  %ceRaw = arith.addi %cb, %cps : i32
+  %ce = arith.minsi %ceRaw, %nch : i32
+
+  // Q [M, 128] and the weights [M] of all rows, once: row m*128 of q from
+  // the program's first row on; rows of masked MTP rows are not read.
+  %mr = tile.range 0 to {{M}} : !mvec
+  %Hm = tile.splat %H : i32 -> !mvec
+  %rowOfM = arith.divui %mr, %Hm : !mvec
+  %j0m = tile.splat %j0 : i32 -> !mvec
+  %jm = arith.addi %j0m, %rowOfM : !mvec
+  %nnm = tile.splat %next_n : i32 -> !mvec
+  %mOk = arith.cmpi slt, %jm, %nnm : !mvec
+  %r0H = arith.muli %r0, %H : i32
+  %r0H64 = arith.extsi %r0H : i32 to i64
+  %r0Hv = tile.splat %r0H64 : i64 -> !mvec64
+  %mr64 = arith.extsi %mr : !mvec to !mvec64
+  %wrow = arith.addi %r0Hv, %mr64 : !mvec64
+  %wv = tile.load %weights[%wrow] mask(%mOk : !mmask)
+      : !tile.ptr<f32>, !mvec64 -> !wvec
+  %c128v = arith.constant dense<128> : !mvec64
+  %qrow = arith.muli %wrow, %c128v : !mvec64
+  %qrow_1 = tile.expand_dims %qrow, 1 : !mvec64 -> tensor<{{M}}x1xi64>
+  %qrow2 = tile.broadcast %qrow_1 : tensor<{{M}}x1xi64> -> !qoff
+  %d = tile.range 0 to 128 : tensor<128xi32>
+  %d64 = arith.extsi %d : tensor<128xi32> to tensor<128xi64>
+  %dq_1 = tile.expand_dims %d64, 0 : tensor<128xi64> -> tensor<1x128xi64>
+  %dq = tile.broadcast %dq_1 : tensor<1x128xi64> -> !qoff
+  %qoff = arith.addi %qrow2, %dq : !qoff
+  %mOk_1 = tile.expand_dims %mOk, 1 : !mmask -> tensor<{{M}}x1xi1>
+  %qmask = tile.broadcast %mOk_1 : tensor<{{M}}x1xi1> -> !qmask
+  %q8 = tile.load %q[%qoff] mask(%qmask : !qmask) : !tile.ptr<i8>, !qoff -> !q8
+  %w_1 = tile.expand_dims %wv, 1 : !wvec -> tensor<{{M}}x1xf32>
+  %wmc = tile.broadcast %w_1 : tensor<{{M}}x1xf32> -> !acc
+
+  // Paging: token t of this batch is row t & (bs - 1) of block
+  // block_tables[b*bt_stride + (t >> block_shift)]. Tokens at or past L
+  // (the last chunk's padding, the prefetch past the last chunk) read the
+  // last valid token's block, so every read stays inside the cache.
+  %bs = arith.shli %c1, %block_shift : i32
+  %bsm1 = arith.subi %bs, %c1 : i32
+  %bsm1v = tile.splat %bsm1 : i32 -> !tok
+  %shiftv = tile.splat %block_shift : i32 -> !tok
+  %Lm1 = arith.subi %L, %c1 : i32
+  %lastTok = arith.maxsi %Lm1, %c0 : i32
+  %lastv = tile.splat %lastTok : i32 -> !tok
+  %b64 = arith.extsi %b : i32 to i64
+  %btRow = arith.muli %b64, %bt_stride : i64
+  %btRowv = tile.splat %btRow : i64 -> !tok64
+  %tr = tile.range 0 to {{C}} : !tok
+  // Per block: block_size*128 value bytes then block_size f32 scales;
+  // token rows of values and scales counted in 4-byte words, so that the
+  // byte offsets are visibly multiples of 4 (dword-aligned 16-byte loads).
+  %bs64 = arith.extsi %bs : i32 to i64
+  %c33 = arith.constant 33 : i64
+  %c32 = arith.constant 32 : i64
+  %blockWords = arith.muli %bs64, %c33 : i64
+  %blockWordsv = tile.splat %blockWords : i64 -> !tok64
+  %scaleWords = arith.muli %bs64, %c32 : i64
+  %scaleWordsv = tile.splat %scaleWords : i64 -> !tok64
+  %c32v = arith.constant dense<32> : !tok64
+  %c4v = arith.constant dense<4> : !tok64
+  %kvf = tile.ptr_cast %kv : !tile.ptr<i8> to !tile.ptr<f32>
+  %dk_1 = tile.expand_dims %d64, 1 : tensor<128xi64> -> tensor<128x1xi64>
+  %dk = tile.broadcast %dk_1 : tensor<128x1xi64> -> !koff
+
+  // Block ids of the tokens of chunk %cb (the first this split computes);
+  // not read when the split has no chunk.
+  %some = arith.cmpi slt, %cb, %ce : i32
+  %somev = tile.splat %some : i1 -> tensor<{{C}}xi1>
+  %t0f = arith.muli %cb, %C : i32
+  %t0fv = tile.splat %t0f : i32 -> !tok
+  %tokf = arith.addi %t0fv, %tr : !tok
+  %tcf = arith.minsi %tokf, %lastv : !tok
+  %bif = arith.shrui %tcf, %shiftv : !tok
+  %bif64 = arith.extsi %bif : !tok to !tok64
+  %btf = arith.addi %btRowv, %bif64 : !tok64
+  %ids0 = tile.load %block_tables[%btf] mask(%somev : tensor<{{C}}xi1>)
+      : !tile.ptr<i32>, !tok64 -> !tok
+
+  // Chunk c of the loop computes on the K and scales loaded by iteration
+  // c - 1 while the loads of chunk c + 1 (K, scales) and c + 2 (block ids)
+  // are in flight. The loop starts one iteration early, which only loads.
+  %zk = arith.constant dense<0> : !k8
+  %zs = arith.constant dense<0.0> : !scl
+  %zacc = arith.constant dense<0.0> : !acc
+  %negInf = arith.constant dense<0xFF800000> : !logit
+  %lb = arith.subi %cb, %c1 : i32
+  %ub = arith.select %some, %ce, %lb : i32
+  %tail = arith.cmpi ne, %write_tail, %c0 : i32
+  %tailv = tile.splat %tail : i1 -> !rcmask
+  %mmlrc = tile.splat %max_model_len : i32 -> !rc32
+  %len_1 = tile.expand_dims %len, 1 : !rows -> tensor<{{R}}x1xi32>
+  %lenrc = tile.broadcast %len_1 : tensor<{{R}}x1xi32> -> !rc32
+  %rowOk_1 = tile.expand_dims %rowOk, 1 : !rmask -> tensor<{{R}}x1xi1>
+  %rowOkrc = tile.broadcast %rowOk_1 : tensor<{{R}}x1xi1> -> !rcmask
+  %r064 = arith.extsi %r0 : i32 to i64
+  %ri64 = arith.extsi %ri : !rows to !rows64
+  %r0v = tile.splat %r064 : i64 -> !rows64
+  %grow = arith.addi %r0v, %ri64 : !rows64
+  %ostride = tile.splat %out_stride : i64 -> !rows64
+  %orow = arith.muli %grow, %ostride : !rows64
+  %orow_1 = tile.expand_dims %orow, 1 : !rows64 -> tensor<{{R}}x1xi64>
+  %orowrc = tile.broadcast %orow_1 : tensor<{{R}}x1xi64> -> !rc64
+  %tr_1 = tile.expand_dims %tr, 0 : !tok -> tensor<1x{{C}}xi32>
+  %trrc = tile.broadcast %tr_1 : tensor<1x{{C}}xi32> -> !rc32
+  %loop:3 = scf.for %c = %lb to %ub step %c1
+      iter_args(%kcur = %zk, %scur = %zs, %idsn = %ids0) -> (!k8, !scl, !tok) : i32 {
+    // ---- K load (plain layout) -------------------------------------------
+    // K of chunk c + 1 as [128, C] bytes (d, token) and its scales; every
+    // lane loads 16 contiguous bytes of one token row per access.
+    %cn = arith.addi %c, %c1 : i32
+    %tn0 = arith.muli %cn, %C : i32
+    %tn0v = tile.splat %tn0 : i32 -> !tok
+    %tokn = arith.addi %tn0v, %tr : !tok
+    %tcn = arith.minsi %tokn, %lastv : !tok
+    %inblk = arith.andi %tcn, %bsm1v : !tok
+    %inblk64 = arith.extsi %inblk : !tok to !tok64
+    %idsn64 = arith.extsi %idsn : !tok to !tok64
+    %blkw = arith.muli %idsn64, %blockWordsv : !tok64
+    %roww = arith.muli %inblk64, %c32v : !tok64
+    %rowWords = arith.addi %blkw, %roww : !tok64
+    %rowBytes = arith.muli %rowWords, %c4v : !tok64
+    %rb_1 = tile.expand_dims %rowBytes, 0 : !tok64 -> tensor<1x{{C}}xi64>
+    %rb = tile.broadcast %rb_1 : tensor<1x{{C}}xi64> -> !koff
+    %koff = arith.addi %rb, %dk : !koff
+    %knext = tile.load %kv[%koff] : !tile.ptr<i8>, !koff -> !k8
+    %sw0 = arith.addi %blkw, %scaleWordsv : !tok64
+    %sw = arith.addi %sw0, %inblk64 : !tok64
+    %snext = tile.load %kvf[%sw] : !tile.ptr<f32>, !tok64 -> !scl
+    // ---- end of K load ---------------------------------------------------
+
+    // Block ids of chunk c + 2.
+    %cnn = arith.addi %c, %c2 : i32
+    %tnn0 = arith.muli %cnn, %C : i32
+    %tnn0v = tile.splat %tnn0 : i32 -> !tok
+    %toknn = arith.addi %tnn0v, %tr : !tok
+    %tcnn = arith.minsi %toknn, %lastv : !tok
+    %binn = arith.shrui %tcnn, %shiftv : !tok
+    %binn64 = arith.extsi %binn : !tok to !tok64
+    %btnn = arith.addi %btRowv, %binn64 : !tok64
+    %idsnn = tile.load %block_tables[%btnn] : !tile.ptr<i32>, !tok64 -> !tok
+
+    %computes = arith.cmpi sge, %c, %cb : i32
+    scf.if %computes {
+      %acc = scf.if %fnuz -> (!acc) {
+        %qf = arith.bitcast %q8 : !q8 to tensor<{{M}}x128xf8E4M3FNUZ>
+        %kf = arith.bitcast %kcur : !k8 to tensor<128x{{C}}xf8E4M3FNUZ>
+        %r = tile.dot %qf, %kf, %zacc : tensor<{{M}}x128xf8E4M3FNUZ>, tensor<128x{{C}}xf8E4M3FNUZ> -> !acc
+        scf.yield %r : !acc
+      } else {
+        %qf = arith.bitcast %q8 : !q8 to tensor<{{M}}x128xf8E4M3FN>
+        %kf = arith.bitcast %kcur : !k8 to tensor<128x{{C}}xf8E4M3FN>
+        %r = tile.dot %qf, %kf, %zacc : tensor<{{M}}x128xf8E4M3FN>, tensor<128x{{C}}xf8E4M3FN> -> !acc
+        scf.yield %r : !acc
+      }
+      %relu = arith.maxnumf %acc, %zacc : !acc
+      %wrelu = arith.mulf %relu, %wmc : !acc
+      %w3 = tile.reshape %wrelu : !acc -> !acc3
+      %sum = tile.reduce add %w3, 1 : !acc3 -> !logit
+      %s_1 = tile.expand_dims %scur, 0 : !scl -> tensor<1x{{C}}xf32>
+      %src = tile.broadcast %s_1 : tensor<1x{{C}}xf32> -> !logit
+      %logit = arith.mulf %sum, %src : !logit
+      %t0 = arith.muli %c, %C : i32
+      %t0rc = tile.splat %t0 : i32 -> !rc32
+      %tok = arith.addi %t0rc, %trrc : !rc32
+      %inLen = arith.cmpi slt, %tok, %lenrc : !rc32
+      %val = arith.select %inLen, %logit, %negInf : !rcmask, !logit
+      %inRow = arith.cmpi slt, %tok, %mmlrc : !rc32
+      %wanted = arith.ori %inLen, %tailv : !rcmask
+      %keep0 = arith.andi %rowOkrc, %inRow : !rcmask
+      %keep = arith.andi %keep0, %wanted : !rcmask
+      %tok64 = arith.extsi %tok : !rc32 to !rc64
+      %ooff = arith.addi %orowrc, %tok64 : !rc64
+      tile.store %val, %out[%ooff] mask(%keep : !rcmask)
+          : !logit, !tile.ptr<f32>, !rc64
+    }
+    scf.yield %knext, %snext, %idsnn : !k8, !scl, !tok
+  }
+
+  // The -inf tail past the computed chunks: chunks nch + split,
+  // nch + split + split_kv, ... up to max_model_len.
+  scf.if %tail {
+    %mmlr = arith.addi %max_model_len, %Cm1 : i32
+    %ntot = arith.divui %mmlr, %C : i32
+    %tb = arith.addi %nch, %split : i32
+    scf.for %c = %tb to %ntot step %nsplit : i32 {
+      %t0 = arith.muli %c, %C : i32
+      %t0rc = tile.splat %t0 : i32 -> !rc32
+      %tok = arith.addi %t0rc, %trrc : !rc32
+      %inRow = arith.cmpi slt, %tok, %mmlrc : !rc32
+      %keep = arith.andi %rowOkrc, %inRow : !rcmask
+      %tok64 = arith.extsi %tok : !rc32 to !rc64
+      %ooff = arith.addi %orowrc, %tok64 : !rc64
+      tile.store %negInf, %out[%ooff] mask(%keep : !rcmask)
+          : !logit, !tile.ptr<f32>, !rc64
+    }
+  }
+  tile.return
+}

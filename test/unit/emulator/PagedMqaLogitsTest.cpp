@@ -1,0 +1,331 @@
+//===- PagedMqaLogitsTest.cpp - paged_mqa_logits on the emulator ----------===//
+//
+// Compiles kernels_dsl/paged_mqa_logits.mlir for gfx942 and gfx950
+// in-process and runs it on the emulator against a float64 reference of
+//   out[r, t] = kscale[t] * sum_h relu(q[r,h,:] . k[t,:]) * w[r,h]
+// computed on the values the fp8 bytes encode in the target's format
+// (e4m3fnuz on gfx942, e4m3fn on gfx950, Fp8Ref.h). The -inf positions must
+// be exactly t in [len_r, max_model_len) (with write_tail; without it they
+// stay untouched), the padding of each output row past max_model_len must
+// stay untouched, and over the rest calc_diff = 1 - 2 sum(xy) /
+// sum(x^2 + y^2) < 1e-3. Block tables are shuffled, lengths are uneven
+// inside a batch, and 1-D and 2-D lengths, several block sizes, rows per
+// program and split counts are covered. One case writes its output past
+// 2^31 bytes of a lazily mapped buffer.
+//
+//===----------------------------------------------------------------------===//
+#include "Fp8Ref.h"
+#include "TestUtil.h"
+#include "TileLowering.h"
+
+#include "mlir/IR/MLIRContext.h"
+
+#include <sys/mman.h>
+
+#include <algorithm>
+#include <chrono>
+#include <cmath>
+#include <fstream>
+#include <map>
+#include <numeric>
+#include <random>
+#include <sstream>
+#include <vector>
+
+using namespace tessel::emu;
+using namespace tessel::emu::test;
+
+namespace {
+
+constexpr int kD = 128;
+constexpr int kTokenBytes = kD + 4;
+
+std::string readKernel() {
+  std::ifstream f(std::string(TESSEL_KERNELS_DSL_DIR) +
+                  "/paged_mqa_logits.mlir");
+  std::stringstream ss;
+  ss << f.rdbuf();
+  return ss.str();
+}
+
+struct Variant {
+  std::string target;
+  int heads, rows, chunk, waves;
+  tessel::KnobBindings knobs() const {
+    return {{"heads", heads},
+            {"rows_per_program", rows},
+            {"chunk_k", chunk},
+            {"num_waves", waves}};
+  }
+  std::string name() const {
+    return target + "_h" + std::to_string(heads) + "_r" + std::to_string(rows) +
+           "_c" + std::to_string(chunk) + "_w" + std::to_string(waves);
+  }
+};
+
+/// Lowered variants, compiled once per test binary.
+Module *compiled(const Variant &v) {
+  static std::map<std::string, std::unique_ptr<Module>> cache;
+  auto &slot = cache[v.name()];
+  if (slot)
+    return slot.get();
+  auto ctx = tessel::test::makeTesselContext();
+  auto m = tessel::test::lowerTileForTest(
+      *ctx, readKernel(), "paged_mqa_logits.mlir", v.target, v.knobs());
+  if (!m)
+    return nullptr;
+  auto emu = Module::fromModule(*m);
+  if (!emu) {
+    ADD_FAILURE() << llvm::toString(emu.takeError());
+    return nullptr;
+  }
+  slot = std::move(*emu);
+  return slot.get();
+}
+
+struct Problem {
+  int batch, nextN, blockSize;
+  /// Per batch (1-D) or per row (2-D) context lengths.
+  std::vector<int> lens;
+  bool lens2d;
+  int maxModelLen;
+  int64_t outStride; // >= maxModelLen
+  int splitKv;
+  bool writeTail;
+  unsigned seed;
+};
+
+/// The part of an output row that is filled and checked: [0, max_model_len)
+/// and up to 64 elements of padding after it.
+int64_t checkedCols(const Problem &p) {
+  return std::min<int64_t>(p.outStride, int64_t(p.maxModelLen) + 64);
+}
+
+int rowLen(const Problem &p, int b, int j) {
+  int len = p.lens2d ? p.lens[b * p.nextN + j] : p.lens[b] - p.nextN + j + 1;
+  return std::clamp(len, 0, p.maxModelLen);
+}
+
+/// Runs one problem on variant `v`; returns the emulator's wall time.
+double runProblem(const Variant &v, const Problem &p) {
+  SCOPED_TRACE(
+      "B=" + std::to_string(p.batch) + " next_n=" + std::to_string(p.nextN) +
+      " block=" + std::to_string(p.blockSize) +
+      " split=" + std::to_string(p.splitKv) + (p.lens2d ? " 2-D" : " 1-D") +
+      (p.writeTail ? " tail" : " no-tail"));
+  Module *mod = compiled(v);
+  if (!mod)
+    return 0;
+  const int H = v.heads, R = p.batch * p.nextN;
+  Fp8Ref fp8{v.target == "gfx942"};
+  std::mt19937 rng(p.seed);
+  std::uniform_real_distribution<double> wv(-1.0, 1.0), sv(0.01, 0.2);
+  // Random fp8 bytes: the codes of the target's format with |value| <= 2,
+  // drawn uniformly (no NaN).
+  std::vector<uint8_t> codes;
+  for (int c = 0; c < 256; ++c)
+    if (std::fabs(fp8.value(c)) <= 2.0)
+      codes.push_back(uint8_t(c));
+  std::uniform_int_distribution<size_t> pick(0, codes.size() - 1);
+  auto fp8Bytes = [&](std::vector<uint8_t> &bytes, size_t n) {
+    bytes.resize(n);
+    for (uint8_t &b : bytes)
+      b = codes[pick(rng)];
+  };
+
+  // Blocks per batch: enough for the longest row; a shuffled pool.
+  int maxLen = 0;
+  std::vector<int> batchLen(p.batch, 0);
+  for (int b = 0; b < p.batch; ++b)
+    for (int j = 0; j < p.nextN; ++j) {
+      int len = p.lens2d ? p.lens[b * p.nextN + j] : p.lens[b];
+      batchLen[b] = std::max(batchLen[b], len);
+    }
+  for (int l : batchLen)
+    maxLen = std::max(maxLen, l);
+  int maxBlocks = std::max(1, (maxLen + p.blockSize - 1) / p.blockSize);
+  int numBlocks = p.batch * maxBlocks + 3;
+  std::vector<int> pool(numBlocks);
+  std::iota(pool.begin(), pool.end(), 0);
+  std::shuffle(pool.begin(), pool.end(), rng);
+  const int btStride = maxBlocks + 1; // row stride > columns
+  std::vector<int32_t> blockTables(size_t(p.batch) * btStride, -1);
+  for (int b = 0, next = 0; b < p.batch; ++b)
+    for (int i = 0; i < maxBlocks; ++i)
+      blockTables[size_t(b) * btStride + i] = pool[next++];
+
+  std::vector<uint8_t> q, cache(size_t(numBlocks) * p.blockSize * kTokenBytes);
+  fp8Bytes(q, size_t(R) * H * kD);
+  for (int blk = 0; blk < numBlocks; ++blk) {
+    uint8_t *base = cache.data() + size_t(blk) * p.blockSize * kTokenBytes;
+    for (int i = 0; i < p.blockSize * kD; ++i)
+      base[i] = codes[pick(rng)];
+    for (int i = 0; i < p.blockSize; ++i) {
+      float s = float(sv(rng));
+      std::memcpy(base + size_t(p.blockSize) * kD + 4 * i, &s, 4);
+    }
+  }
+  std::vector<float> weights(size_t(R) * H);
+  for (float &w : weights)
+    w = float(wv(rng));
+  std::vector<int32_t> ctxLens(p.lens.begin(), p.lens.end());
+  std::vector<int32_t> schedule(2, 0);
+
+  // Output rows of outStride f32, mapped lazily: with a huge stride only
+  // the pages of the checked columns exist (rows past 2^31 bytes).
+  const float kUntouched = 12345.0f;
+  const int64_t outElems = int64_t(R) * p.outStride;
+  const int64_t outBytes = outElems * 4;
+  void *mem = mmap(nullptr, outBytes, PROT_READ | PROT_WRITE,
+                   MAP_PRIVATE | MAP_ANONYMOUS | MAP_NORESERVE, -1, 0);
+  if (mem == MAP_FAILED) {
+    ADD_FAILURE() << "cannot map " << outBytes << " bytes";
+    return 0;
+  }
+  float *rows = static_cast<float *>(mem);
+  for (int r = 0; r < R; ++r)
+    std::fill(rows + int64_t(r) * p.outStride,
+              rows + int64_t(r) * p.outStride + checkedCols(p), kUntouched);
+
+  int shift = 0;
+  while ((1 << shift) < p.blockSize)
+    ++shift;
+  unsigned groups = unsigned((p.nextN + v.rows - 1) / v.rows);
+  auto start = std::chrono::steady_clock::now();
+  llvm::Error e = mod->launchArgs(
+      "paged_mqa_logits", {unsigned(p.splitKv), unsigned(p.batch), groups},
+      {unsigned(v.waves) * 64, 1, 1},
+      {KernelArg::buffer(q.data(), int64_t(q.size())),
+       KernelArg::buffer(cache.data(), int64_t(cache.size())),
+       KernelArg::buffer(weights.data(), int64_t(weights.size())),
+       KernelArg::buffer(ctxLens.data(), int64_t(ctxLens.size())),
+       KernelArg::buffer(blockTables.data(), int64_t(blockTables.size())),
+       KernelArg::buffer(rows, int64_t(R) * p.outStride),
+       KernelArg::buffer(schedule.data(), int64_t(schedule.size())),
+       KernelArg::i32(p.batch), KernelArg::i32(p.nextN),
+       KernelArg::i32(p.lens2d ? 1 : 0), KernelArg::i64(btStride),
+       KernelArg::i32(shift), KernelArg::i64(p.outStride),
+       KernelArg::i32(p.maxModelLen), KernelArg::i32(p.writeTail ? 1 : 0),
+       KernelArg::i32(v.chunk)});
+  double seconds =
+      std::chrono::duration<double>(std::chrono::steady_clock::now() - start)
+          .count();
+  if (e) {
+    ADD_FAILURE() << llvm::toString(std::move(e));
+    munmap(mem, outBytes);
+    return seconds;
+  }
+
+  // The reference, in float64 on the decoded values.
+  double value[256];
+  for (int c = 0; c < 256; ++c)
+    value[c] = fp8.value(c);
+  double sxy = 0, sxx = 0;
+  int wrongMask = 0;
+  for (int b = 0; b < p.batch; ++b)
+    for (int j = 0; j < p.nextN; ++j) {
+      int r = b * p.nextN + j, len = rowLen(p, b, j);
+      const float *o = rows + int64_t(r) * p.outStride;
+      for (int t = 0; t < p.maxModelLen; ++t) {
+        float got = o[t];
+        if (t >= len) {
+          bool ok =
+              p.writeTail ? (std::isinf(got) && got < 0) : got == kUntouched;
+          if (!ok && wrongMask++ < 5)
+            ADD_FAILURE() << "row " << r << " t " << t << " (len " << len
+                          << "): " << got;
+          continue;
+        }
+        int blk = blockTables[size_t(b) * btStride + t / p.blockSize];
+        int in = t % p.blockSize;
+        const uint8_t *blockBase =
+            cache.data() + size_t(blk) * p.blockSize * kTokenBytes;
+        const uint8_t *k = blockBase + size_t(in) * kD;
+        float scale;
+        std::memcpy(&scale, blockBase + size_t(p.blockSize) * kD + 4 * in, 4);
+        double sum = 0;
+        for (int h = 0; h < H; ++h) {
+          const uint8_t *qr = q.data() + (size_t(r) * H + h) * kD;
+          double dot = 0;
+          for (int d = 0; d < kD; ++d)
+            dot += value[qr[d]] * value[k[d]];
+          sum += std::max(dot, 0.0) * double(weights[size_t(r) * H + h]);
+        }
+        double ref = sum * double(scale);
+        if (!std::isfinite(got) && wrongMask++ < 5)
+          ADD_FAILURE() << "row " << r << " t " << t << ": " << got
+                        << ", reference " << ref;
+        sxy += ref * double(got);
+        sxx += ref * ref + double(got) * double(got);
+      }
+      for (int64_t t = p.maxModelLen; t < checkedCols(p); ++t)
+        if (o[t] != kUntouched && wrongMask++ < 5)
+          ADD_FAILURE() << "row " << r << " padding " << t << " written";
+    }
+  EXPECT_EQ(wrongMask, 0);
+  if (sxx > 0) {
+    double diff = 1 - 2 * sxy / sxx;
+    EXPECT_LT(diff, 1e-3) << "calc_diff";
+  }
+  munmap(mem, outBytes);
+  return seconds;
+}
+
+struct Case {
+  Variant v;
+  Problem p;
+};
+
+class PagedMqaLogits : public ::testing::TestWithParam<Case> {};
+
+TEST_P(PagedMqaLogits, MatchesFloat64Reference) {
+  const Case &c = GetParam();
+  double s = runProblem(c.v, c.p);
+  std::printf("[ emulator ] %s: %.2f s\n", c.v.name().c_str(), s);
+}
+
+std::vector<Case> cases() {
+  const int64_t kPast2GiB = (int64_t(1) << 29) + 128; // f32 row stride
+  std::vector<Case> out;
+  for (std::string t : {"gfx942", "gfx950"}) {
+    Variant h64{t, 64, 1, 256, 4}, h32r2{t, 32, 2, 256, 4},
+        h64r2{t, 64, 2, 128, 4};
+    // Contexts 0, 1, block - 1, block, block + 1 and a few thousand; 1-D
+    // lengths; one split, and three (more splits than chunks for some).
+    out.push_back({h64, {3, 1, 64, {0, 1, 63}, false, 300, 300, 1, true, 1}});
+    out.push_back(
+        {h64, {3, 1, 64, {64, 65, 2500}, false, 2560, 2570, 3, false, 2}});
+    // Two MTP rows per program (M = 2 x 32), 2-D lengths uneven inside a
+    // batch, block 16, two splits.
+    out.push_back({h32r2,
+                   {2, 2, 16, {15, 16, 17, 3000}, true, 3072, 3080, 2, true,
+                    3}});
+    // next_n = 3 over two rows per program (the second group has one
+    // masked row), block 1, 1-D causal lengths.
+    out.push_back(
+        {h32r2, {1, 3, 1, {700}, false, 800, 800, 1, true, 4}});
+    // next_n = 8 with M = 2 x 64, four splits, 2-D lengths.
+    out.push_back({h64r2,
+                   {1, 8, 64, {1, 9, 200, 64, 511, 0, 130, 300}, true, 512,
+                    520, 4, true, 5}});
+    // next_n = 1 with two rows per program (one masked).
+    out.push_back({h64r2, {2, 1, 16, {33, 257}, false, 300, 304, 2, true, 6}});
+    // The other head counts of the library: 16 heads x 4 rows, 128 heads.
+    out.push_back({{t, 16, 4, 256, 4},
+                   {2, 4, 64, {130, 600}, false, 640, 640, 2, true, 8}});
+    out.push_back({{t, 128, 1, 128, 4},
+                   {2, 1, 16, {17, 400}, false, 512, 512, 1, true, 9}});
+  }
+  // Output offsets past 2^31 bytes: row 1 starts at byte 2^31 + 512.
+  out.push_back({{"gfx942", 32, 2, 256, 4},
+                 {1, 2, 16, {300}, false, 512, kPast2GiB, 2, true, 7}});
+  return out;
+}
+
+INSTANTIATE_TEST_SUITE_P(Emulator, PagedMqaLogits, ::testing::ValuesIn(cases()),
+                         [](const ::testing::TestParamInfo<Case> &info) {
+                           return info.param.v.name() + "_" +
+                                  std::to_string(info.index);
+                         });
+
+} // namespace

@@ -16,7 +16,7 @@
 //===----------------------------------------------------------------------===//
 #include "Fp8Ref.h"
 #include "TestUtil.h"
-#include "TileLowering.h"
+#include "TileKernel.h"
 
 #include "mlir/IR/MLIRContext.h"
 
@@ -69,17 +69,8 @@ Module *compiled(const Variant &v) {
   auto &slot = cache[v.name()];
   if (slot)
     return slot.get();
-  auto ctx = tessel::test::makeTesselContext();
-  auto m = tessel::test::lowerTileForTest(
-      *ctx, readKernel(), "paged_mqa_logits.mlir", v.target, v.knobs());
-  if (!m)
-    return nullptr;
-  auto emu = Module::fromModule(*m);
-  if (!emu) {
-    ADD_FAILURE() << llvm::toString(emu.takeError());
-    return nullptr;
-  }
-  slot = std::move(*emu);
+  slot = emulatorModuleFor(readKernel(), "paged_mqa_logits.mlir", v.target,
+                           v.knobs());
   return slot.get();
 }
 

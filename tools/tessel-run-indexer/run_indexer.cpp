@@ -19,6 +19,7 @@
 
 #include "tessel/bundle.h"
 #include "tessel/tessel.h"
+#include "tessel/tessel.hpp"
 
 #include <algorithm>
 #include <chrono>
@@ -424,23 +425,6 @@ double decodeFp8(uint8_t b, bool fnuz) {
   return (b & 0x80) ? -v : v;
 }
 
-tessel_tensor tensorOf(void *p, tessel_dtype dt,
-                       std::initializer_list<int64_t> shape) {
-  tessel_tensor t{};
-  t.data = p;
-  t.dtype = dt;
-  t.rank = static_cast<int32_t>(shape.size());
-  int i = 0;
-  for (int64_t d : shape)
-    t.shape[i++] = d;
-  int64_t stride = 1;
-  for (int d = t.rank - 1; d >= 0; --d) {
-    t.strides[d] = stride;
-    stride *= t.shape[d];
-  }
-  return t;
-}
-
 /// One paged_mqa_logits call (DESIGN.md 3.1) on random data against a
 /// float64 reference: the -inf mask must be identical and calc_diff =
 /// 1 - 2*sum(xy)/sum(x^2+y^2) over the rest below 1e-3. Returns 1 on a
@@ -490,16 +474,16 @@ int runLogitsStage(tessel_context *ctx, bool fnuz, std::mt19937_64 &rng) {
     if (tessel_memcpy(ctx, uploads[i].first->p, uploads[i].second, sizes[i],
                       0) != TESSEL_SUCCESS)
       fatal("tessel_memcpy");
-  tessel_tensor tq = tensorOf(dq.p,
-                              fnuz ? TESSEL_DTYPE_FP8_E4M3FNUZ
-                                   : TESSEL_DTYPE_FP8_E4M3FN,
-                              {B, nextN, H, kHeadDim}),
-                tc = tensorOf(dc.p, TESSEL_DTYPE_U8,
-                              {numBlocks, bs, 1, kRowBytes}),
-                tw = tensorOf(dw.p, TESSEL_DTYPE_F32, {rows, H}),
-                tl = tensorOf(dl.p, TESSEL_DTYPE_I32, {B}),
-                tt = tensorOf(dt.p, TESSEL_DTYPE_I32, {B, maxBlocks}),
-                to = tensorOf(dout.p, TESSEL_DTYPE_F32, {rows, mml});
+  tessel_tensor tq = tessel::tensor(dq.p,
+                                    fnuz ? TESSEL_DTYPE_FP8_E4M3FNUZ
+                                         : TESSEL_DTYPE_FP8_E4M3FN,
+                                    {B, nextN, H, kHeadDim}),
+                tc = tessel::tensor(dc.p, TESSEL_DTYPE_U8,
+                                    {numBlocks, bs, 1, kRowBytes}),
+                tw = tessel::tensor(dw.p, TESSEL_DTYPE_F32, {rows, H}),
+                tl = tessel::tensor(dl.p, TESSEL_DTYPE_I32, {B}),
+                tt = tessel::tensor(dt.p, TESSEL_DTYPE_I32, {B, maxBlocks}),
+                to = tessel::tensor(dout.p, TESSEL_DTYPE_F32, {rows, mml});
   printf("\npaged_mqa_logits: B=%d next_n=%d H=%d D=%d block=%d plain cache, "
          "contexts %d and %d, max_model_len %lld\n",
          B, nextN, H, kHeadDim, bs, lens[0], lens[1], (long long)mml);

@@ -19,9 +19,13 @@ namespace tessel {
 struct Variant {
   const BundleEntry *entry = nullptr;
   void *fn = nullptr;
+  /// A knob's value, or dflt. Compares in place: no std::string is built
+  /// (hooks call this on the launch path).
   int64_t knob(const char *name, int64_t dflt) const {
-    int64_t v;
-    return entry->knob(name, v) ? v : dflt;
+    for (const auto &k : entry->knobs)
+      if (k.first == name)
+        return k.second;
+    return dflt;
   }
 };
 

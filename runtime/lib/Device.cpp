@@ -85,9 +85,14 @@ Status checkTensorArg(const Device &dev, const char *op, const char *name,
   if (!tensorByteExtent(t, bytes))
     return Status::error(TESSEL_ERROR_INVALID_ARGUMENT,
                          format("%s: %s: extent overflows 64 bits", op, name));
+  return checkTensorArg(dev, op, name, t, bytes);
+}
+
+Status checkTensorArg(const Device &dev, const char *op, const char *name,
+                      const tessel_tensor &t, uint64_t bytes) {
   if (bytes == 0)
     return Status::ok();
-  Status s = dev.checkExtent(t.data, bytes, format("%s: %s", op, name));
+  Status s = dev.checkExtent(t.data, bytes, op, name);
   if (s)
     return Status::error(s.code(), s.message() +
                                        "; the extent follows from its shape, "

@@ -52,9 +52,11 @@ public:
 
   /// Checks that `bytes` bytes from p lie inside one buffer, on devices that
   /// know their buffers (emu: those from memAlloc). Memory the device did not
-  /// allocate is not checked. `what` names the argument in the message.
-  virtual Status checkExtent(const void *p, uint64_t bytes,
-                             const std::string &what) const {
+  /// allocate is not checked. The message names the argument as
+  /// "<op>: <name>"; both are plain strings, so that the launch path, which
+  /// calls this for every tensor, formats nothing unless the check fails.
+  virtual Status checkExtent(const void *p, uint64_t bytes, const char *op,
+                             const char *name) const {
     return Status::ok();
   }
 
@@ -92,6 +94,9 @@ bool tensorByteExtent(const tessel_tensor &t, uint64_t &bytes);
 /// for every tensor before the launch (and before reading host memory).
 Status checkTensorArg(const Device &dev, const char *op, const char *name,
                       const tessel_tensor &t);
+/// The same, for a tensor whose extent `bytes` the caller has computed.
+Status checkTensorArg(const Device &dev, const char *op, const char *name,
+                      const tessel_tensor &t, uint64_t bytes);
 
 /// Returns the process-wide device for (kind, ordinal). kind is "emu",
 /// "emu:gfx942", "emu:gfx950", "cuda", "hip" or "auto".

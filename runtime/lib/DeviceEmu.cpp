@@ -187,8 +187,8 @@ public:
     free(p);
     return Status::ok();
   }
-  Status checkExtent(const void *p, uint64_t bytes,
-                     const std::string &what) const override {
+  Status checkExtent(const void *p, uint64_t bytes, const char *op,
+                     const char *name) const override {
     uintptr_t a = reinterpret_cast<uintptr_t>(p);
     EmuBuffers &bufs = emuBuffers();
     std::lock_guard<std::mutex> lock(bufs.mu);
@@ -206,16 +206,16 @@ public:
       return Status::ok();
     return Status::error(
         TESSEL_ERROR_INVALID_ARGUMENT,
-        format("%s: the %" PRIu64 " bytes from %p run past the end of its "
+        format("%s: %s: the %" PRIu64 " bytes from %p run past the end of its "
                "buffer (%" PRIu64 " bytes allocated at %p, %" PRIu64
                " left from %p)",
-               what.c_str(), bytes, p, size, reinterpret_cast<void *>(base),
-               left, p));
+               op, name, bytes, p, size, reinterpret_cast<void *>(base), left,
+               p));
   }
   Status memcpy(void *dst, const void *src, size_t bytes, int) override {
-    if (Status s = checkExtent(dst, bytes, "tessel_memcpy: dst"))
+    if (Status s = checkExtent(dst, bytes, "tessel_memcpy", "dst"))
       return s;
-    if (Status s = checkExtent(src, bytes, "tessel_memcpy: src"))
+    if (Status s = checkExtent(src, bytes, "tessel_memcpy", "src"))
       return s;
     std::memmove(dst, src, bytes);
     return Status::ok();

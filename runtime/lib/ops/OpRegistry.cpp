@@ -9,6 +9,7 @@
 #include "../Context.h"
 
 #include <algorithm>
+#include <atomic>
 #include <cinttypes>
 #include <cstdio>
 #include <cstdlib>
@@ -581,7 +582,8 @@ Status bindOpCall(const OpSpec &op, const tessel_tensor *const *ts, size_t nt,
     // The declared extents must fit the buffers the device knows, before the
     // check hook reads anything and before the kernel does.
     for (size_t i = 0; i < nt; ++i)
-      if (Status s = checkTensorArg(*dev, op.name, op.tensors[i].name, *c.t[i]))
+      if (Status s = checkTensorArg(*dev, op.name, op.tensors[i].name, *c.t[i],
+                                    c.bytes[i]))
         return s;
   }
   if (op.check)
@@ -631,46 +633,60 @@ void marshalOpCall(const OpCall &c, LaunchArgs &a) {
 // Dispatch
 //===----------------------------------------------------------------------===//
 
-bool OpDispatch::serves(const OpCall &c, const Variant &v) const {
-  for (size_t i = 0; i < op_->callKnobs.size(); ++i) {
-    const CallKnob &k = op_->callKnobs[i];
-    if (v.knob(k.knob, k.dflt) != c.sym[op_->callKnobSym[i]])
+bool OpDispatch::serves(const OpCall &c, size_t variant) const {
+  const size_t n = op_->callKnobs.size();
+  const int64_t *want = callKnobValues_.data() + variant * n;
+  for (size_t i = 0; i < n; ++i)
+    if (want[i] != c.sym[op_->callKnobSym[i]])
       return false;
-  }
   return true;
 }
 
-const Variant *OpDispatch::rowVariant(const OpCall *c, const OpRow &r) const {
-  for (const Variant *v : variants_) {
-    if (v->entry->kernel != r.kernel)
-      continue;
-    bool ok = true;
-    for (size_t i = 0; ok && i < op_->rowKnobs.size(); ++i)
-      ok = v->knob(op_->rowKnobs[i].knob, op_->rowKnobs[i].dflt) == r.knob[i];
-    // Knobs the key fixes (e.g. k_bf16 from k_dtype).
-    for (size_t i = 0; ok && i < op_->callKnobs.size(); ++i)
-      for (size_t k = 0; ok && k < op_->key.size(); ++k)
-        if (op_->keySym[k] >= 0 && op_->keySym[k] == op_->callKnobSym[i])
-          ok = v->knob(op_->callKnobs[i].knob, op_->callKnobs[i].dflt) ==
-               r.key[k];
-    if (ok && c)
-      ok = serves(*c, *v);
-    if (ok)
-      return v;
+const Variant *OpDispatch::rowVariant(const OpCall &c, const OpRow &r) const {
+  for (int i = 0; i < r.numCandidates; ++i) {
+    int v = candidates_[r.firstCandidate + i];
+    if (serves(c, size_t(v)))
+      return variants_[v];
   }
   return nullptr;
 }
+
+namespace {
+// Whether variant v is one the row names: its kernel, its row knobs, and
+// the call knobs that the row's key fixes (e.g. k_bf16 from k_dtype).
+bool rowNames(const OpSpec &op, const OpRow &r, const Variant &v) {
+  if (v.entry->kernel != r.kernel)
+    return false;
+  for (size_t i = 0; i < op.rowKnobs.size(); ++i)
+    if (v.knob(op.rowKnobs[i].knob, op.rowKnobs[i].dflt) != r.knob[i])
+      return false;
+  for (size_t i = 0; i < op.callKnobs.size(); ++i)
+    for (size_t k = 0; k < op.key.size(); ++k)
+      if (op.keySym[k] >= 0 && op.keySym[k] == op.callKnobSym[i] &&
+          v.knob(op.callKnobs[i].knob, op.callKnobs[i].dflt) != r.key[k])
+        return false;
+  return true;
+}
+
+std::atomic<uint64_t> dispatchGenerations{0};
+} // namespace
 
 void OpDispatch::build(const OpSpec &op, const TunedTable &table,
                        const std::string &arch,
                        const std::vector<const Variant *> &variants,
                        std::vector<std::string> &warnings) {
   op_ = &op;
+  generation_ = ++dispatchGenerations;
   rows_.clear();
   variants_.clear();
+  callKnobValues_.clear();
+  candidates_.clear();
   for (const Variant *v : variants)
-    if (v->entry->kernel == op.kernel)
+    if (v->entry->kernel == op.kernel) {
       variants_.push_back(v);
+      for (const CallKnob &k : op.callKnobs)
+        callKnobValues_.push_back(v->knob(k.knob, k.dflt));
+    }
   for (const TableRow &tr : table.rows) {
     OpRow row;
     row.line = tr.line;
@@ -709,7 +725,12 @@ void OpDispatch::build(const OpSpec &op, const TunedTable &table,
       row.knob[i] = tr.cells[op.rowKnobCol[i]].i;
     for (size_t i = 0; i < op.rowValues.size(); ++i)
       row.value[i] = tr.cells[op.rowValueCol[i]].i;
-    if (!rowVariant(nullptr, row)) {
+    row.firstCandidate = int(candidates_.size());
+    for (size_t v = 0; v < variants_.size(); ++v)
+      if (rowNames(op, row, *variants_[v]))
+        candidates_.push_back(int(v));
+    row.numCandidates = int(candidates_.size()) - row.firstCandidate;
+    if (row.numCandidates == 0) {
       if (!variants_.empty()) {
         std::string knobs;
         for (size_t i = 0; i < op.callKnobs.size(); ++i)
@@ -754,7 +775,7 @@ OpPick OpDispatch::pick(OpCall &c) const {
       eq = op.key[k].role == KeyRole::Arch || rows_[ri].key[k] == callKey(k);
     if (!eq)
       continue;
-    if (const Variant *v = rowVariant(&c, rows_[ri])) {
+    if (const Variant *v = rowVariant(c, rows_[ri])) {
       take(ri, v, PickRule::Exact);
       return p;
     }
@@ -775,14 +796,14 @@ OpPick OpDispatch::pick(OpCall &c) const {
   };
   int64_t bestCu = INT64_MAX;
   for (const OpRow &r : rows_)
-    if (sameShape(r) && rowVariant(&c, r))
+    if (sameShape(r) && rowVariant(c, r))
       bestCu = std::min(bestCu, cuDiff(r));
   if (bestCu != INT64_MAX) {
     int best = -1;
     int64_t bestDist = INT64_MAX;
     for (size_t ri = 0; ri < rows_.size(); ++ri) {
       const OpRow &r = rows_[ri];
-      if (!sameShape(r) || cuDiff(r) != bestCu || !rowVariant(&c, r))
+      if (!sameShape(r) || cuDiff(r) != bestCu || !rowVariant(c, r))
         continue;
       int64_t dist = 0;
       bool larger = false, decided = false;
@@ -801,15 +822,15 @@ OpPick OpDispatch::pick(OpCall &c) const {
         bestDist = dist;
       }
     }
-    take(size_t(best), rowVariant(&c, rows_[best]), PickRule::Nearest);
+    take(size_t(best), rowVariant(c, rows_[best]), PickRule::Nearest);
     return p;
   }
   // 3. Heuristic, over the variants that serve the call (bundle order).
   const Variant *cand[kMaxHeuristicVariants];
   size_t n = 0;
-  for (const Variant *v : variants_)
-    if (n < kMaxHeuristicVariants && serves(c, *v))
-      cand[n++] = v;
+  for (size_t v = 0; v < variants_.size() && n < kMaxHeuristicVariants; ++v)
+    if (serves(c, v))
+      cand[n++] = variants_[v];
   if (n == 0)
     return p;
   p.variant = op.heuristic ? op.heuristic(c, cand, n) : cand[0];
@@ -879,18 +900,90 @@ Status noKernel(const tessel_context *ctx, const OpCall &c) {
              knobs.empty() ? "" : " with ", knobs.c_str()));
 }
 
+// A pick and plan, cached per thread under the shape key: the dispatcher's
+// generation and every symbol's value (and whether it is bound) after
+// validation. The heuristic and the plan are functions of those alone
+// (OpSpec), so a hit gives what recomputing them would.
+struct CachedPlan {
+  uint64_t generation = 0; // 0: empty
+  uint64_t boundIn = 0, boundOut = 0;
+  int64_t symIn[kMaxOpSymbols];
+  int64_t symOut[kMaxOpSymbols];
+  OpPick pick;
+  uint32_t grid[3];
+};
+constexpr size_t kPlanCacheSize = 32; // direct-mapped, per thread
+thread_local CachedPlan planCache[kPlanCacheSize];
+
+uint64_t boundMask(const OpCall &c, size_t n) {
+  uint64_t m = 0;
+  for (size_t i = 0; i < n; ++i)
+    m |= uint64_t(c.bound[i]) << i;
+  return m;
+}
+
+// The slot of the call's shape key; symbols that are not bound count as 0.
+CachedPlan &planSlot(const OpCall &c, uint64_t generation, size_t n) {
+  uint64_t h = generation * 0x9e3779b97f4a7c15ull;
+  for (size_t i = 0; i < n; ++i)
+    h = (h ^ uint64_t(c.bound[i] ? c.sym[i] : 0)) * 0x100000001b3ull;
+  return planCache[(h ^ (h >> 29)) % kPlanCacheSize];
+}
+
+bool samePlanKey(const CachedPlan &p, const OpCall &c, uint64_t generation,
+                 size_t n) {
+  if (p.generation != generation || p.boundIn != boundMask(c, n))
+    return false;
+  for (size_t i = 0; i < n; ++i)
+    if (c.bound[i] && c.sym[i] != p.symIn[i])
+      return false;
+  return true;
+}
+
+// Picks and plans the call (or takes both from the cache); fills grid.
+OpPick pickAndPlan(const OpState &st, OpCall &c, uint32_t grid[3]) {
+  const OpSpec &op = *c.op;
+  const size_t n = op.symbols.size();
+  const uint64_t gen = st.dispatch.generation();
+  CachedPlan &slot = planSlot(c, gen, n);
+  if (samePlanKey(slot, c, gen, n)) {
+    for (size_t i = 0; i < n; ++i) {
+      c.bound[i] = (slot.boundOut >> i) & 1;
+      if (c.bound[i])
+        c.sym[i] = slot.symOut[i];
+    }
+    memcpy(grid, slot.grid, sizeof(slot.grid));
+    return slot.pick;
+  }
+  const uint64_t boundIn = boundMask(c, n);
+  int64_t symIn[kMaxOpSymbols];
+  memcpy(symIn, c.sym, n * sizeof(int64_t));
+  OpPick pick = st.dispatch.pick(c);
+  grid[0] = grid[1] = grid[2] = 1;
+  if (!pick.variant)
+    return pick;
+  if (op.plan)
+    op.plan(c, *pick.variant, grid);
+  slot.generation = gen;
+  slot.boundIn = boundIn;
+  memcpy(slot.symIn, symIn, n * sizeof(int64_t));
+  slot.boundOut = boundMask(c, n);
+  memcpy(slot.symOut, c.sym, n * sizeof(int64_t));
+  slot.pick = pick;
+  memcpy(slot.grid, grid, sizeof(slot.grid));
+  return pick;
+}
+
 Status launchBound(tessel_context *ctx, OpCall &c, void *stream) {
   const OpSpec &op = *c.op;
   const OpState &st = ctx->ops[opIndex(op)];
   c.workspace = st.workspace;
   c.workspaceBytes = st.workspaceBytes;
-  OpPick pick = st.dispatch.pick(c);
+  uint32_t grid[3];
+  OpPick pick = pickAndPlan(st, c, grid);
   if (!pick.variant)
     return noKernel(ctx, c);
   const Variant &v = *pick.variant;
-  uint32_t grid[3] = {1, 1, 1};
-  if (op.plan)
-    op.plan(c, v, grid);
   if (logTunedConfigEnabled())
     logPick(ctx, c, pick, grid);
   if (op.before)

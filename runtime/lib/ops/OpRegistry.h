@@ -241,6 +241,11 @@ struct OpSpec {
   bool (*noop)(const OpCall &c) = nullptr;
   /// Picks among `vs` (the variants that serve the call) when no row does;
   /// may set launch symbols. Null: the first.
+  ///
+  /// heuristic and plan must be functions of the call's symbols, cuNum and
+  /// the variants alone (they read no tensor data): the launch path caches
+  /// what they give, per thread, under the symbol values of the call (see
+  /// launchOp).
   const Variant *(*heuristic)(OpCall &c, const Variant *const *vs,
                               size_t n) = nullptr;
   /// Sets symbols that depend on the variant and the grid.
@@ -309,9 +314,16 @@ struct OpRow {
   int64_t knob[16] = {};
   int64_t value[8] = {};
   std::string kernel;
+  /// The variants the row names (kernel, row knobs, knobs the key fixes), as
+  /// [firstCandidate, firstCandidate + numCandidates) of the dispatcher's
+  /// candidate list, in preference order.
+  int firstCandidate = 0;
+  int numCandidates = 0;
 };
 
-/// The dispatcher of one op in one context. pick() allocates nothing.
+/// The dispatcher of one op in one context. pick() allocates nothing and
+/// compares integers only: the knobs it needs of each variant are read into
+/// a table when it is built.
 class OpDispatch {
 public:
   void build(const OpSpec &op, const TunedTable &table, const std::string &arch,
@@ -328,16 +340,28 @@ public:
   OpPick pick(OpCall &c) const;
   const std::vector<OpRow> &rows() const { return rows_; }
   const std::vector<const Variant *> &variants() const { return variants_; }
+  /// Unique across every dispatcher of the process and every build (never
+  /// 0): plans cached under it are never taken for another table or bundle.
+  uint64_t generation() const { return generation_; }
 
 private:
-  const Variant *rowVariant(const OpCall *c, const OpRow &r) const;
-  bool serves(const OpCall &c, const Variant &v) const;
+  const Variant *rowVariant(const OpCall &c, const OpRow &r) const;
+  bool serves(const OpCall &c, size_t variant) const;
   const OpSpec *op_ = nullptr;
   std::vector<OpRow> rows_;
   std::vector<const Variant *> variants_;
+  /// callKnobs.size() values per variant: its value of each call knob.
+  std::vector<int64_t> callKnobValues_;
+  /// Variant indices, per row (OpRow::firstCandidate).
+  std::vector<int> candidates_;
+  uint64_t generation_ = 0;
 };
 
-/// The whole generic launch: validate, pick, plan, marshal, launch.
+/// The whole generic launch: validate, pick, plan, marshal, launch. The pick
+/// and the plan are cached per thread, keyed by the dispatcher's generation
+/// and the values of every symbol after validation (the shape key), so that
+/// a call whose shape was seen before validates, marshals and launches, and
+/// allocates nothing.
 tessel_status launchOp(tessel_context *ctx, const OpSpec &op,
                        const tessel_tensor *const *ts, size_t nt,
                        const int64_t *opts, size_t nopt, void *stream);

@@ -1,0 +1,124 @@
+//===- FakeCudaDriver.cpp - A stand-in libcuda.so.1 for host-path tests ---===//
+//
+// The driver entry points the cuda backend resolves, answering for one
+// sm_90 device with 132 SMs. Memory is host memory; launches do nothing but
+// count (and keep the last grid and parameters), so tests and profiles of
+// the launch path see only Tessel's own host cost.
+//
+//===----------------------------------------------------------------------===//
+
+#include <cstdint>
+#include <cstdlib>
+#include <cstring>
+
+namespace {
+int gCtx;
+int gModule;
+int gFunction;
+uint64_t gLaunches;
+unsigned gLastGrid[3];
+thread_local void *gCurrent;
+} // namespace
+
+#define FAKE_API extern "C" __attribute__((visibility("default"))) int
+
+FAKE_API cuInit(unsigned) { return 0; }
+FAKE_API cuDeviceGetCount(int *n) {
+  *n = 1;
+  return 0;
+}
+FAKE_API cuDeviceGet(int *d, int ordinal) {
+  *d = ordinal;
+  return ordinal == 0 ? 0 : 101; // CUDA_ERROR_INVALID_DEVICE
+}
+FAKE_API cuDeviceGetAttribute(int *v, int attr, int) {
+  switch (attr) {
+  case 16: // multiprocessor count
+    *v = 132;
+    return 0;
+  case 75: // compute capability major
+    *v = 9;
+    return 0;
+  case 76: // minor
+    *v = 0;
+    return 0;
+  default:
+    *v = 0;
+    return 0;
+  }
+}
+FAKE_API cuDevicePrimaryCtxRetain(void **ctx, int) {
+  *ctx = &gCtx;
+  return 0;
+}
+FAKE_API cuCtxSetCurrent(void *ctx) {
+  gCurrent = ctx;
+  return 0;
+}
+FAKE_API cuCtxGetCurrent(void **ctx) {
+  *ctx = gCurrent;
+  return 0;
+}
+FAKE_API cuModuleLoadDataEx(void **m, const void *, unsigned, int *, void **) {
+  *m = &gModule;
+  return 0;
+}
+FAKE_API cuModuleLoadData(void **m, const void *) {
+  *m = &gModule;
+  return 0;
+}
+FAKE_API cuModuleGetFunction(void **f, void *, const char *) {
+  *f = &gFunction;
+  return 0;
+}
+FAKE_API cuLaunchKernel(void *, unsigned gx, unsigned gy, unsigned gz, unsigned,
+                        unsigned, unsigned, unsigned, void *, void **params,
+                        void **) {
+  if (!params)
+    return 1; // CUDA_ERROR_INVALID_VALUE
+  gLastGrid[0] = gx;
+  gLastGrid[1] = gy;
+  gLastGrid[2] = gz;
+  ++gLaunches;
+  return 0;
+}
+FAKE_API cuStreamCreate(void **s, unsigned) {
+  static int stream;
+  *s = &stream;
+  return 0;
+}
+FAKE_API cuStreamDestroy_v2(void *) { return 0; }
+FAKE_API cuStreamSynchronize(void *) { return 0; }
+FAKE_API cuMemAlloc_v2(unsigned long long *p, size_t bytes) {
+  *p = reinterpret_cast<unsigned long long>(
+      aligned_alloc(256, (bytes + 255) & ~size_t(255)));
+  return *p ? 0 : 2; // CUDA_ERROR_OUT_OF_MEMORY
+}
+FAKE_API cuMemFree_v2(unsigned long long p) {
+  free(reinterpret_cast<void *>(p));
+  return 0;
+}
+FAKE_API cuMemcpyHtoD_v2(unsigned long long d, const void *s, size_t n) {
+  memcpy(reinterpret_cast<void *>(d), s, n);
+  return 0;
+}
+FAKE_API cuMemcpyDtoH_v2(void *d, unsigned long long s, size_t n) {
+  memcpy(d, reinterpret_cast<const void *>(s), n);
+  return 0;
+}
+FAKE_API cuMemcpyDtoD_v2(unsigned long long d, unsigned long long s, size_t n) {
+  memcpy(reinterpret_cast<void *>(d), reinterpret_cast<const void *>(s), n);
+  return 0;
+}
+FAKE_API cuGetErrorString(int, const char **s) {
+  *s = "fake driver error";
+  return 0;
+}
+
+/// For tests: launches so far, and the grid of the last one.
+extern "C" __attribute__((visibility("default"))) uint64_t
+fakeCudaLaunches(unsigned grid[3]) {
+  if (grid)
+    memcpy(grid, gLastGrid, sizeof(gLastGrid));
+  return gLaunches;
+}

@@ -1,0 +1,236 @@
+//===- LaunchPathTest.cpp - The launch path on a stand-in CUDA driver -----===//
+//
+// Runs tessel_indexer_k_cache_write on the cuda backend over
+// FakeCudaDriver.cpp (no GPU): the launch path allocates nothing once a
+// shape has been seen, and the cached pick and plan launch the grid that the
+// tuned table and the variants give, also after a bundle load changes them.
+// Its own executable: the cuda backend binds one driver per process.
+//
+//===----------------------------------------------------------------------===//
+
+#include "TestUtil.h"
+
+#include "Device.h"
+
+#include <gtest/gtest.h>
+
+#include <atomic>
+#include <cstdint>
+#include <dlfcn.h>
+#include <new>
+#include <vector>
+
+namespace {
+std::atomic<bool> gCounting{false};
+std::atomic<uint64_t> gAllocations{0};
+} // namespace
+
+// Every operator new of the process (the runtime is linked in statically),
+// counted while gCounting is set.
+void *operator new(size_t n) {
+  if (gCounting.load(std::memory_order_relaxed))
+    gAllocations.fetch_add(1, std::memory_order_relaxed);
+  if (void *p = malloc(n ? n : 1))
+    return p;
+  throw std::bad_alloc();
+}
+void *operator new[](size_t n) { return operator new(n); }
+void operator delete(void *p) noexcept { free(p); }
+void operator delete[](void *p) noexcept { free(p); }
+void operator delete(void *p, size_t) noexcept { free(p); }
+void operator delete[](void *p, size_t) noexcept { free(p); }
+
+using namespace tessel_test;
+
+namespace {
+
+using LaunchesFn = uint64_t (*)(unsigned *);
+
+/// A context on the fake driver, or null (the test then skips).
+tessel_context *fakeCudaContext(LaunchesFn &launches) {
+  tessel::setCudaLibraryNameForTesting(FAKE_CUDA_PATH);
+  tessel_context *ctx = nullptr;
+  if (tessel_context_create("cuda", 0, &ctx) != TESSEL_SUCCESS)
+    return nullptr;
+  void *h = dlopen(FAKE_CUDA_PATH, RTLD_NOW | RTLD_NOLOAD);
+  launches =
+      h ? reinterpret_cast<LaunchesFn>(dlsym(h, "fakeCudaLaunches")) : nullptr;
+  if (!launches) {
+    // Another driver was bound first (a whole-binary run on a GPU host).
+    tessel_context_destroy(ctx);
+    return nullptr;
+  }
+  return ctx;
+}
+
+tessel::BundleEntry ptxEntry(int bf16, int tpp, int waves) {
+  tessel::BundleEntry e = fakeIndexerEntry("sm_90", bf16, tpp, waves);
+  e.format = tessel::CodeFormat::Ptx;
+  e.code = ".version 8.0\n.target sm_90\n"; // the fake driver loads anything
+  e.block[0] = 32 * waves;
+  return e;
+}
+
+void loadEntries(tessel_context *ctx,
+                 const std::vector<tessel::BundleEntry> &entries) {
+  tessel::Bundle b;
+  b.compilerVersion = "tessel-test 0";
+  b.entries = entries;
+  std::string path = writeBundle(b);
+  ASSERT_EQ(tessel_context_load_bundle(ctx, path.c_str()), TESSEL_SUCCESS)
+      << tessel_last_error();
+  unlink(path.c_str());
+}
+
+/// The op's tensors. The fake driver never touches device memory, so the
+/// data pointers are aligned addresses that nothing reads.
+struct Buffers {
+  tessel_tensor tk{}, ts{}, tc{};
+
+  Buffers(int64_t numBlocks, int64_t blockSize) {
+    tk.data = reinterpret_cast<void *>(uintptr_t(1) << 32);
+    tk.dtype = TESSEL_DTYPE_BF16;
+    tk.rank = 2;
+    tk.shape[1] = 128;
+    tk.strides[0] = 128;
+    tk.strides[1] = 1;
+    ts.data = reinterpret_cast<void *>(uintptr_t(2) << 32);
+    ts.dtype = TESSEL_DTYPE_I64;
+    ts.rank = 1;
+    ts.strides[0] = 1;
+    tc.data = reinterpret_cast<void *>(uintptr_t(3) << 32);
+    tc.dtype = TESSEL_DTYPE_U8;
+    tc.rank = 4;
+    const int64_t shape[4] = {numBlocks, blockSize, 1, 132};
+    const int64_t strides[4] = {blockSize * 132, 132, 132, 1};
+    for (int i = 0; i < 4; ++i) {
+      tc.shape[i] = shape[i];
+      tc.strides[i] = strides[i];
+    }
+  }
+  tessel_status call(tessel_context *ctx, int64_t tokens) {
+    tk.shape[0] = tokens;
+    ts.shape[0] = tokens;
+    return tessel_indexer_k_cache_write(ctx, &tk, &ts, &tc, nullptr);
+  }
+};
+
+/// Variants with tokens_per_program 16, 32, 64 (4 warps), bf16 and f32.
+std::vector<tessel::BundleEntry> threeSizes() {
+  std::vector<tessel::BundleEntry> es;
+  for (int bf16 = 0; bf16 < 2; ++bf16)
+    for (int tpp : {16, 32, 64})
+      es.push_back(ptxEntry(bf16, tpp, 4));
+  return es;
+}
+
+int64_t ceilDiv(int64_t a, int64_t b) { return (a + b - 1) / b; }
+
+} // namespace
+
+TEST(LaunchPath, SeenShapesAllocateNothing) {
+  LaunchesFn launches = nullptr;
+  tessel_context *ctx = fakeCudaContext(launches);
+  if (!ctx)
+    GTEST_SKIP() << "the fake CUDA driver is not the one bound";
+  loadEntries(ctx, threeSizes());
+  Buffers buf(64, 64);
+  const int64_t shapes[] = {1, 7, 64, 1000, 4096};
+  for (int64_t t : shapes) // first sight of each shape: pick and plan
+    ASSERT_EQ(buf.call(ctx, t), TESSEL_SUCCESS) << tessel_last_error();
+  uint64_t before = launches(nullptr);
+  gAllocations = 0;
+  gCounting = true;
+  for (int i = 0; i < 1000; ++i)
+    for (int64_t t : shapes)
+      if (buf.call(ctx, t) != TESSEL_SUCCESS)
+        break;
+  gCounting = false;
+  EXPECT_EQ(gAllocations.load(), 0u);
+  EXPECT_EQ(launches(nullptr) - before, 5000u) << tessel_last_error();
+  tessel_context_destroy(ctx);
+}
+
+// The table's sm_90 bf16 rows (runtime/tuned/indexer_k_cache_write.csv):
+// buckets 1 .. 65536 take 16 tokens per program, 262144 takes 64.
+TEST(LaunchPath, CachedPlansGiveTheTablesGrid) {
+  LaunchesFn launches = nullptr;
+  tessel_context *ctx = fakeCudaContext(launches);
+  if (!ctx)
+    GTEST_SKIP() << "the fake CUDA driver is not the one bound";
+  loadEntries(ctx, threeSizes());
+  Buffers buf(4096, 64);
+  struct Case {
+    int64_t tokens, tpp;
+  };
+  const Case cases[] = {{1, 16},     {17, 16},     {4096, 16},
+                        {65536, 16}, {262144, 64}, {200000, 64},
+                        {17, 16},    {262144, 64}, {1, 16}};
+  for (int round = 0; round < 2; ++round) // misses, then hits
+    for (const Case &c : cases) {
+      ASSERT_EQ(buf.call(ctx, c.tokens), TESSEL_SUCCESS) << tessel_last_error();
+      unsigned grid[3];
+      launches(grid);
+      EXPECT_EQ(grid[0], unsigned(ceilDiv(c.tokens, c.tpp)))
+          << "T = " << c.tokens << ", round " << round;
+      EXPECT_EQ(grid[1], 1u);
+      EXPECT_EQ(grid[2], 1u);
+    }
+  tessel_context_destroy(ctx);
+}
+
+// A bundle load rebuilds the dispatcher: plans cached before it are not
+// taken (here the only variant left after a fresh context, 64 tokens per
+// program, changes every grid).
+TEST(LaunchPath, ABundleLoadRetiresCachedPlans) {
+  LaunchesFn launches = nullptr;
+  tessel_context *ctx = fakeCudaContext(launches);
+  if (!ctx)
+    GTEST_SKIP() << "the fake CUDA driver is not the one bound";
+  loadEntries(ctx, {ptxEntry(1, 64, 4)});
+  Buffers buf(64, 64);
+  unsigned grid[3];
+  ASSERT_EQ(buf.call(ctx, 4096), TESSEL_SUCCESS) << tessel_last_error();
+  launches(grid);
+  EXPECT_EQ(grid[0], 64u); // no 16-token variant yet: 4096 / 64
+  // The table's row for this bucket names 16 tokens per program.
+  loadEntries(ctx, {ptxEntry(1, 16, 4)});
+  ASSERT_EQ(buf.call(ctx, 4096), TESSEL_SUCCESS) << tessel_last_error();
+  launches(grid);
+  EXPECT_EQ(grid[0], 256u);
+  // A second context at the same shapes plans for its own variants.
+  tessel_context *other = nullptr;
+  ASSERT_EQ(tessel_context_create("cuda", 0, &other), TESSEL_SUCCESS);
+  loadEntries(other, {ptxEntry(1, 32, 4)});
+  ASSERT_EQ(buf.call(other, 4096), TESSEL_SUCCESS) << tessel_last_error();
+  launches(grid);
+  EXPECT_EQ(grid[0], 128u);
+  ASSERT_EQ(buf.call(ctx, 4096), TESSEL_SUCCESS) << tessel_last_error();
+  launches(grid);
+  EXPECT_EQ(grid[0], 256u);
+  tessel_context_destroy(other);
+  tessel_context_destroy(ctx);
+}
+
+// Validation still runs on every call, cached plan or not.
+TEST(LaunchPath, CachedShapesAreStillValidated) {
+  LaunchesFn launches = nullptr;
+  tessel_context *ctx = fakeCudaContext(launches);
+  if (!ctx)
+    GTEST_SKIP() << "the fake CUDA driver is not the one bound";
+  loadEntries(ctx, threeSizes());
+  Buffers buf(64, 64);
+  ASSERT_EQ(buf.call(ctx, 64), TESSEL_SUCCESS) << tessel_last_error();
+  buf.tk.strides[1] = 2;
+  EXPECT_EQ(buf.call(ctx, 64), TESSEL_ERROR_INVALID_ARGUMENT);
+  EXPECT_NE(std::string(tessel_last_error()).find("k: inner stride must be 1"),
+            std::string::npos)
+      << tessel_last_error();
+  buf.tk.strides[1] = 1;
+  buf.tk.data = static_cast<char *>(buf.tk.data) + 2;
+  EXPECT_EQ(buf.call(ctx, 64), TESSEL_ERROR_INVALID_ARGUMENT);
+  EXPECT_NE(std::string(tessel_last_error()).find("not 16-byte aligned"),
+            std::string::npos)
+      << tessel_last_error();
+  tessel_context_destroy(ctx);
+}

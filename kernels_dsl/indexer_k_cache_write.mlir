@@ -71,6 +71,35 @@ tile.kernel @indexer_k_cache_write(
   %c128 = arith.constant dense<128> : tensor<16xi64>
   %c4v = arith.constant dense<4> : tensor<16xi64>
   %block_bytes = arith.muli %bs, %c132 : tensor<16xi64>
+  // A power-of-two block size (every size engines use) splits a slot by a
+  // shift and a mask instead of a 64-bit division. log2 of a power of two
+  // is the exponent field of its (exact) f32 value.
+  %ci1 = arith.constant 1 : i32
+  %ci127 = arith.constant 127 : i32
+  %ci23 = arith.constant 23 : i32
+  %ci3 = arith.constant 3 : i32
+  %ci2 = arith.constant 2 : i32
+  %bs_m1 = arith.subi %block_size, %ci1 : i32
+  %bs_and = arith.andi %block_size, %bs_m1 : i32
+  %pow2 = arith.cmpi eq, %bs_and, %c0 : i32
+  %bs_f = arith.sitofp %block_size : i32 to f32
+  %bs_bits = arith.bitcast %bs_f : f32 to i32
+  %bs_exp = arith.shrui %bs_bits, %ci23 : i32
+  %shift32 = arith.subi %bs_exp, %ci127 : i32
+  %shift64 = arith.extsi %shift32 : i32 to i64
+  %shift = tile.splat %shift64 : i64 -> tensor<16xi64>
+  %bs_m1_64 = arith.extsi %bs_m1 : i32 to i64
+  %in_block = tile.splat %bs_m1_64 : i64 -> tensor<16xi64>
+  // With block_size % 4 == 0 a block is a multiple of 16 bytes
+  // (block_size * 132 = (block_size / 4) * 528), so every value row starts
+  // 16-byte aligned and a lane's 16 fp8 bytes go out in one store.
+  %bs_low = arith.andi %block_size, %ci3 : i32
+  %aligned = arith.cmpi eq, %bs_low, %c0 : i32
+  %bs_q = arith.shrui %block_size, %ci2 : i32
+  %bs_q64 = arith.extsi %bs_q : i32 to i64
+  %c528 = arith.constant 528 : i64
+  %block_bytes16_s = arith.muli %bs_q64, %c528 : i64
+  %block_bytes16 = tile.splat %block_bytes16_s : i64 -> tensor<16xi64>
   %scale_region = arith.muli %bs, %c128 : tensor<16xi64>
   %f224 = arith.constant 224.0 : f32
   %f448 = arith.constant 448.0 : f32
@@ -109,6 +138,10 @@ tile.kernel @indexer_k_cache_write(
     %ok = arith.andi %ok0, %below : tensor<16xi1>
     %ok_1 = tile.expand_dims %ok, 1 : tensor<16xi1> -> tensor<16x1xi1>
     %ok2 = tile.broadcast %ok_1 : tensor<16x1xi1> -> tensor<16x128xi1>
+    // k is read for every token in range, skipped slots included, so that
+    // the k loads need not wait for the slot load.
+    %in_1 = tile.expand_dims %in_range, 1 : tensor<16xi1> -> tensor<16x1xi1>
+    %in2 = tile.broadcast %in_1 : tensor<16x1xi1> -> tensor<16x128xi1>
 
     // Load the rows of k as f32.
     %row = arith.muli %tok64, %stride : tensor<16xi64>
@@ -117,13 +150,13 @@ tile.kernel @indexer_k_cache_write(
     %koff = arith.addi %row2, %cols : tensor<16x128xi64>
     %x = scf.if %k_bf16 -> (tensor<16x128xf32>) {
       %kb = tile.ptr_cast %k : !tile.ptr<i8> to !tile.ptr<bf16>
-      %v = tile.load %kb[%koff] mask(%ok2 : tensor<16x128xi1>)
+      %v = tile.load %kb[%koff] mask(%in2 : tensor<16x128xi1>)
           : !tile.ptr<bf16>, tensor<16x128xi64> -> tensor<16x128xbf16>
       %f = arith.extf %v : tensor<16x128xbf16> to tensor<16x128xf32>
       scf.yield %f : tensor<16x128xf32>
     } else {
       %kf = tile.ptr_cast %k : !tile.ptr<i8> to !tile.ptr<f32>
-      %v = tile.load %kf[%koff] mask(%ok2 : tensor<16x128xi1>)
+      %v = tile.load %kf[%koff] mask(%in2 : tensor<16x128xi1>)
           : !tile.ptr<f32>, tensor<16x128xi64> -> tensor<16x128xf32>
       scf.yield %v : tensor<16x128xf32>
     }
@@ -149,9 +182,16 @@ tile.kernel @indexer_k_cache_write(
     %y = arith.divf %x, %div2 : tensor<16x128xf32>
 
     // Cache addresses.
-    %blk = arith.divsi %slot, %bs : tensor<16xi64>
-    %off = arith.remsi %slot, %bs : tensor<16xi64>
-    %base = arith.muli %blk, %block_bytes : tensor<16xi64>
+    // (Lanes of skipped slots compute garbage here; they store nothing.)
+    %blk, %off = scf.if %pow2 -> (tensor<16xi64>, tensor<16xi64>) {
+      %b = arith.shrsi %slot, %shift : tensor<16xi64>
+      %o = arith.andi %slot, %in_block : tensor<16xi64>
+      scf.yield %b, %o : tensor<16xi64>, tensor<16xi64>
+    } else {
+      %b = arith.divsi %slot, %bs : tensor<16xi64>
+      %o = arith.remsi %slot, %bs : tensor<16xi64>
+      scf.yield %b, %o : tensor<16xi64>, tensor<16xi64>
+    }
     // The row's first value byte: o*128 (plain), or (o/16)*2048 + (o%16)*16.
     %row_in_block = scf.if %shuffled -> (tensor<16xi64>) {
       %c16r = arith.constant dense<16> : tensor<16xi64>
@@ -166,27 +206,53 @@ tile.kernel @indexer_k_cache_write(
       %r = arith.muli %off, %c128 : tensor<16xi64>
       scf.yield %r : tensor<16xi64>
     }
-    %vrow = arith.addi %base, %row_in_block : tensor<16xi64>
-    %vrow_1 = tile.expand_dims %vrow, 1 : tensor<16xi64> -> tensor<16x1xi64>
-    %vrow2 = tile.broadcast %vrow_1 : tensor<16x1xi64> -> tensor<16x128xi64>
-    %voff = arith.addi %vrow2, %col_off : tensor<16x128xi64>
-    %sbyte = arith.addi %base, %scale_region : tensor<16xi64>
-    %sword = arith.divsi %sbyte, %c4v : tensor<16xi64>
-    %soff = arith.addi %sword, %off : tensor<16xi64>
+    scf.if %aligned {
+      %base = arith.muli %blk, %block_bytes16 : tensor<16xi64>
+      %vrow = arith.addi %base, %row_in_block : tensor<16xi64>
+      %vrow_1 = tile.expand_dims %vrow, 1 : tensor<16xi64> -> tensor<16x1xi64>
+      %vrow2 = tile.broadcast %vrow_1 : tensor<16x1xi64> -> tensor<16x128xi64>
+      %voff = arith.addi %vrow2, %col_off : tensor<16x128xi64>
+      %sbyte = arith.addi %base, %scale_region : tensor<16xi64>
+      %sword = arith.divsi %sbyte, %c4v : tensor<16xi64>
+      %soff = arith.addi %sword, %off : tensor<16xi64>
 
-    scf.if %fnuz {
-      %q = arith.truncf %y : tensor<16x128xf32> to tensor<16x128xf8E4M3FNUZ>
-      %p = tile.ptr_cast %cache : !tile.ptr<i8> to !tile.ptr<f8E4M3FNUZ>
-      tile.store %q, %p[%voff] mask(%ok2 : tensor<16x128xi1>)
-          : tensor<16x128xf8E4M3FNUZ>, !tile.ptr<f8E4M3FNUZ>, tensor<16x128xi64>
+      scf.if %fnuz {
+        %q = arith.truncf %y : tensor<16x128xf32> to tensor<16x128xf8E4M3FNUZ>
+        %p = tile.ptr_cast %cache : !tile.ptr<i8> to !tile.ptr<f8E4M3FNUZ>
+        tile.store %q, %p[%voff] mask(%ok2 : tensor<16x128xi1>)
+            : tensor<16x128xf8E4M3FNUZ>, !tile.ptr<f8E4M3FNUZ>, tensor<16x128xi64>
+      } else {
+        %q = arith.truncf %y : tensor<16x128xf32> to tensor<16x128xf8E4M3FN>
+        %p = tile.ptr_cast %cache : !tile.ptr<i8> to !tile.ptr<f8E4M3FN>
+        tile.store %q, %p[%voff] mask(%ok2 : tensor<16x128xi1>)
+            : tensor<16x128xf8E4M3FN>, !tile.ptr<f8E4M3FN>, tensor<16x128xi64>
+      }
+      tile.store %scale, %scales_ptr[%soff] mask(%ok : tensor<16xi1>)
+          : tensor<16xf32>, !tile.ptr<f32>, tensor<16xi64>
     } else {
-      %q = arith.truncf %y : tensor<16x128xf32> to tensor<16x128xf8E4M3FN>
-      %p = tile.ptr_cast %cache : !tile.ptr<i8> to !tile.ptr<f8E4M3FN>
-      tile.store %q, %p[%voff] mask(%ok2 : tensor<16x128xi1>)
-          : tensor<16x128xf8E4M3FN>, !tile.ptr<f8E4M3FN>, tensor<16x128xi64>
+      %base = arith.muli %blk, %block_bytes : tensor<16xi64>
+      %vrow = arith.addi %base, %row_in_block : tensor<16xi64>
+      %vrow_1 = tile.expand_dims %vrow, 1 : tensor<16xi64> -> tensor<16x1xi64>
+      %vrow2 = tile.broadcast %vrow_1 : tensor<16x1xi64> -> tensor<16x128xi64>
+      %voff = arith.addi %vrow2, %col_off : tensor<16x128xi64>
+      %sbyte = arith.addi %base, %scale_region : tensor<16xi64>
+      %sword = arith.divsi %sbyte, %c4v : tensor<16xi64>
+      %soff = arith.addi %sword, %off : tensor<16xi64>
+
+      scf.if %fnuz {
+        %q = arith.truncf %y : tensor<16x128xf32> to tensor<16x128xf8E4M3FNUZ>
+        %p = tile.ptr_cast %cache : !tile.ptr<i8> to !tile.ptr<f8E4M3FNUZ>
+        tile.store %q, %p[%voff] mask(%ok2 : tensor<16x128xi1>)
+            : tensor<16x128xf8E4M3FNUZ>, !tile.ptr<f8E4M3FNUZ>, tensor<16x128xi64>
+      } else {
+        %q = arith.truncf %y : tensor<16x128xf32> to tensor<16x128xf8E4M3FN>
+        %p = tile.ptr_cast %cache : !tile.ptr<i8> to !tile.ptr<f8E4M3FN>
+        tile.store %q, %p[%voff] mask(%ok2 : tensor<16x128xi1>)
+            : tensor<16x128xf8E4M3FN>, !tile.ptr<f8E4M3FN>, tensor<16x128xi64>
+      }
+      tile.store %scale, %scales_ptr[%soff] mask(%ok : tensor<16xi1>)
+          : tensor<16xf32>, !tile.ptr<f32>, tensor<16xi64>
     }
-    tile.store %scale, %scales_ptr[%soff] mask(%ok : tensor<16xi1>)
-        : tensor<16xf32>, !tile.ptr<f32>, tensor<16xi64>
   }
   tile.return
 }

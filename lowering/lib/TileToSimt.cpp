@@ -748,8 +748,13 @@ struct LoadPattern : public TilePattern<LoadOp> {
     int64_t w = plan.width;
     auto chunkType = VectorType::get({w}, elem);
     auto loadChunk = [&](OpBuilder &b, Value idx) -> Value {
-      if (w == 1)
-        return fromStored(memref::LoadOp::create(b, loc, mem, ValueRange{idx}));
+      if (w == 1) {
+        // Natural alignment, stated: without it LLVM's default data layout
+        // gives an i64 4 bytes and splits the load in two.
+        auto load = memref::LoadOp::create(b, loc, mem, ValueRange{idx});
+        load.setAlignment(uint64_t(std::max(plan.alignBytes, elemBytes)));
+        return fromStored(load);
+      }
       auto load = vector::LoadOp::create(b, loc, VectorType::get({w}, stored),
                                          mem, ValueRange{idx});
       load.setAlignment(plan.alignBytes);
@@ -874,7 +879,11 @@ struct StorePattern : public TilePattern<StoreOp> {
       guarded(mask, [&](OpBuilder &b) {
         if (w == 1) {
           Value v = vector::ExtractOp::create(b, loc, adaptor.getValue(), s);
-          memref::StoreOp::create(b, loc, toStored(b, v), mem, ValueRange{idx});
+          auto store = memref::StoreOp::create(b, loc, toStored(b, v), mem,
+                                               ValueRange{idx});
+          store.setAlignment(uint64_t(
+              std::max(plan.alignBytes,
+                       std::max(1u, stored.getIntOrFloatBitWidth() / 8))));
           return;
         }
         Value chunk = vector::ExtractStridedSliceOp::create(

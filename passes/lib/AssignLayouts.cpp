@@ -346,6 +346,16 @@ public:
     Operation *def = v.getDefiningOp();
     if (!def)
       return;
+    // A value an scf.if yields is asked for what is asked of the if's
+    // result, so that neither branch converts it (and what the branches
+    // compute it from, e.g. a load, is produced in that layout).
+    if (auto ifOp = dyn_cast<scf::IfOp>(def)) {
+      unsigned i = cast<OpResult>(v).getResultNumber();
+      hint(ifOp.thenYield().getOperand(i), enc);
+      if (ifOp.elseBlock())
+        hint(ifOp.elseYield().getOperand(i), enc);
+      return;
+    }
     // Through the shape ops too, so that a dot operand's wish reaches the
     // index arithmetic its offsets are built from before any later wish.
     if (auto bcast = dyn_cast<BroadcastOp>(def))

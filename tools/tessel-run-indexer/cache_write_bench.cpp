@@ -6,13 +6,15 @@
 //
 //   tessel-cache-write-bench [--bundle FILE] [--iters N]
 //
-// Shapes: T in {4096, 65536, 262144} tokens, bf16 k [T, 128], block_size 64.
-// Bytes per call = T*128*2 (k read) + T*8 (slots read) + T*132 (fp8 values
-// and scale written). Times are CUDA events around each launch, median over
-// many launches; the inputs rotate over enough buffer sets (>= 256 MiB) that
-// the L2 cache does not hold them. The copy bandwidth is a 1 GiB
+// Shapes: T in {64, 4096, 65536, 262144} tokens, bf16 k [T, 128],
+// block_size 64. Bytes per call = T*128*2 (k read) + T*8 (slots read) + T*132
+// (fp8 values and scale written). Times are CUDA events around each launch,
+// median over many launches; the inputs rotate over enough buffer sets (>= 256
+// MiB) that the L2 cache does not hold them. The copy bandwidth is a 1 GiB
 // cuMemcpyDtoDAsync, counting bytes read plus bytes written. Rows: the
-// dispatcher's pick, then every bf16 code object of the target alone.
+// dispatcher's pick, then every bf16 code object of the target alone;
+// "vs empty" is the time over an empty kernel launched and timed the same
+// way in the same run.
 // Without a CUDA device it prints that it skips and exits 0.
 //
 //===----------------------------------------------------------------------===//
@@ -46,6 +48,10 @@ struct Cuda {
   int (*eventSynchronize)(void *) = nullptr;
   int (*eventElapsed)(float *, void *, void *) = nullptr;
   int (*memcpyDtoDAsync)(uint64_t, uint64_t, size_t, void *) = nullptr;
+  int (*moduleLoadData)(void **, const void *) = nullptr;
+  int (*moduleGetFunction)(void **, void *, const char *) = nullptr;
+  int (*launchKernel)(void *, unsigned, unsigned, unsigned, unsigned, unsigned,
+                      unsigned, unsigned, void *, void **, void **) = nullptr;
 
   bool load() {
     void *lib = dlopen("libcuda.so.1", RTLD_NOW);
@@ -61,7 +67,10 @@ struct Cuda {
               sym("cuEventCreate", eventCreate) &&
               sym("cuEventRecord", eventRecord) &&
               sym("cuEventSynchronize", eventSynchronize) &&
-              sym("cuMemcpyDtoDAsync_v2", memcpyDtoDAsync);
+              sym("cuMemcpyDtoDAsync_v2", memcpyDtoDAsync) &&
+              sym("cuModuleLoadData", moduleLoadData) &&
+              sym("cuModuleGetFunction", moduleGetFunction) &&
+              sym("cuLaunchKernel", launchKernel);
     if (!sym("cuEventElapsedTime_v2", eventElapsed))
       ok = ok && sym("cuEventElapsedTime", eventElapsed);
     return ok;
@@ -82,6 +91,32 @@ void check(int rc, const char *what) {
             rc);
     exit(2);
   }
+}
+
+// The floor a small call is held to: an empty kernel, one block of 128
+// threads, timed like the writer's calls.
+const char *kEmptyPtx = ".version 8.0\n.target sm_90\n.address_size 64\n"
+                        ".visible .entry empty() { ret; }\n";
+
+double median(std::vector<double> v);
+
+double emptyKernelUs(void *stream, void *ev0, void *ev1, int iters) {
+  void *mod = nullptr, *fn = nullptr;
+  check(cu.moduleLoadData(&mod, kEmptyPtx), "cuModuleLoadData");
+  check(cu.moduleGetFunction(&fn, mod, "empty"), "cuModuleGetFunction");
+  std::vector<double> us;
+  for (int i = -5; i < iters; ++i) {
+    check(cu.eventRecord(ev0, stream), "cuEventRecord");
+    check(cu.launchKernel(fn, 1, 1, 1, 128, 1, 1, 0, stream, nullptr, nullptr),
+          "cuLaunchKernel");
+    check(cu.eventRecord(ev1, stream), "cuEventRecord");
+    check(cu.eventSynchronize(ev1), "cuEventSynchronize");
+    float ms = 0;
+    check(cu.eventElapsed(&ms, ev0, ev1), "cuEventElapsedTime");
+    if (i >= 0)
+      us.push_back(ms * 1e3);
+  }
+  return median(us);
 }
 
 double median(std::vector<double> v) {
@@ -233,6 +268,9 @@ int main(int argc, char **argv) {
          copyTbps, copyMs.size());
   tessel_free(ctx, src);
   tessel_free(ctx, dst);
+  const double emptyUs = emptyKernelUs(stream, ev0, ev1, iters);
+  printf("empty kernel (1 block, CUDA events): %.2f us (median of %d)\n",
+         emptyUs, iters);
 
   // Contexts holding one bf16 code object each, for the per-variant rows.
   std::string arch = tessel_context_arch(ctx);
@@ -269,15 +307,17 @@ int main(int argc, char **argv) {
                         v});
   }
 
-  printf("\n%-8s %-26s %10s %12s %9s %9s\n", "tokens", "kernel", "MB/call",
-         "us (median)", "TB/s", "of copy");
+  printf("\n%-8s %-26s %10s %12s %9s %9s %9s\n", "tokens", "kernel", "MB/call",
+         "us (median)", "TB/s", "of copy", "vs empty");
   std::mt19937_64 rng(7);
-  for (int64_t T : {4096, 65536, 262144}) {
+  for (int64_t T : {64, 4096, 65536, 262144}) {
     Shape s;
     s.tokens = T;
     s.numBlocks = (T + kBlock - 1) / kBlock;
     const double bytes = double(T) * 128 * 2 + T * 8.0 + T * 132.0;
-    size_t nsets = std::max<size_t>(2, size_t((256.0 * (1 << 20)) / bytes) + 1);
+    // (At most 4096 sets: at T = 64 those already span ~100 MB, past L2.)
+    size_t nsets = std::min<size_t>(
+        4096, std::max<size_t>(2, size_t((256.0 * (1 << 20)) / bytes) + 1));
     // Host data once; every set gets a copy at its own addresses.
     std::vector<uint16_t> k(T * 128);
     std::normal_distribution<float> normal(0.f, 2.f);
@@ -313,8 +353,9 @@ int main(int argc, char **argv) {
         return;
       }
       double tbps = bytes / (us * 1e-6) / 1e12;
-      printf("%-8" PRId64 " %-26s %10.2f %12.2f %9.3f %8.1f%%\n", T, name,
-             bytes / 1e6, us, tbps, 100.0 * tbps / copyTbps);
+      printf("%-8" PRId64 " %-26s %10.2f %12.2f %9.3f %8.1f%% %+9.2f\n", T,
+             name, bytes / 1e6, us, tbps, 100.0 * tbps / copyTbps,
+             us - emptyUs);
       fflush(stdout);
     };
     row("dispatcher's pick", ctx);

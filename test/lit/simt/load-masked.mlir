@@ -8,7 +8,7 @@
 // CHECK: %[[I0:.*]] = arith.index_cast %{{.*}} : i64 to index
 // CHECK: %[[M0:.*]] = vector.extract %{{.*}}[0] : i1 from vector<2xi1>
 // CHECK: %[[V0:.*]] = scf.if %[[M0]] -> (f32) {
-// CHECK:   memref.load %arg0[%[[I0]]] : memref<?xf32, #gpu.address_space<global>>
+// CHECK:   memref.load %arg0[%[[I0]]] {alignment = 4 : i64} : memref<?xf32, #gpu.address_space<global>>
 // CHECK: } else {
 // CHECK:   scf.yield %[[OTHER]]
 // CHECK: %[[M1:.*]] = vector.extract %{{.*}}[1] : i1 from vector<2xi1>

@@ -183,8 +183,9 @@ size_t valueOffset(bool preshuffle, int64_t o, int d) {
 }
 
 void runCase(const std::string &target, bool bf16, int64_t tppKnob,
-             bool preshuffle = false, bool ue8m0 = false) {
+             bool preshuffle = false, bool ue8m0 = false, int blockSize = 64) {
   SCOPED_TRACE(target + (bf16 ? " bf16" : " f32") +
+               " block_size=" + std::to_string(blockSize) +
                " tokens_per_program=" + std::to_string(tppKnob) +
                " preshuffle=" + std::to_string(preshuffle) +
                " ue8m0=" + std::to_string(ue8m0));
@@ -199,7 +200,7 @@ void runCase(const std::string &target, bool bf16, int64_t tppKnob,
   EXPECT_EQ(tpp, tppKnob);
   const bool fnuz = target == "gfx942";
   // sm_90 uses OCP e4m3fn like gfx950.
-  const int T = 203, blockSize = 64, numBlocks = 5;
+  const int T = 203, numBlocks = (5 * 64 + blockSize - 1) / blockSize;
   Problem p = makeProblem(T, blockSize, numBlocks, bf16, 99 + (unsigned)tpp);
   auto names = m->kernelNames();
   ASSERT_EQ(names.size(), 1u);
@@ -293,6 +294,17 @@ TEST(EmulatorIndexerKernel, Gfx950PreshuffleUe8m0) {
 }
 TEST(EmulatorIndexerKernel, Sm90PreshuffleUe8m0) {
   runCase("sm_90", true, 16, true, true);
+}
+
+// The kernel's three ways to a slot's address: a shift and 16-byte stores
+// (64 above), a shift and 4-byte-aligned stores (block 1, 2), a division and
+// 16-byte stores (12: a multiple of 4, not a power of two), a division and
+// 4-byte-aligned stores (7).
+TEST(EmulatorIndexerKernel, BlockSizesOfEveryAddressPath) {
+  for (int bs : {1, 2, 7, 12})
+    runCase("gfx950", true, 16, false, false, bs);
+  runCase("sm_90", false, 32, false, false, 7);
+  runCase("gfx942", true, 16, false, true, 12);
 }
 
 // num_slots claims a larger cache than the buffer holds: the kernel's guard

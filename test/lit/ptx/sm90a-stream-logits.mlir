@@ -7,8 +7,13 @@
 // arrives on its barrier. Per tile: wait for the fill by try_wait.parity,
 // 128 / 32 = 4 wgmma m64n64k32 e4m3 from shared memory, the refill of the
 // stage just read (4 cp.async + arrival), then relu * w and the sum over
-// the 64 heads: registers, the lane bits of the accumulator's rows (xor 4,
-// 8, 16), shared memory across the 4 warps, and the store of the sums.
+// the 64 heads in shared memory (TargetInfo::laneReduceScratchBytes, 8 KiB
+// on Hopper). The heads lie on 2 registers, lane bits 2-4 and the 2 waves:
+// 2^(3 + 2) = 32 partial sums for each of the 64 columns would need
+// (32 + 1) * 64 * 4 = 8448 bytes, so one shuffle (xor 4) halves them first:
+// each lane stores its 16 partials, pairs of adjacent lanes sum a column's
+// 16 (8 loads each, one shuffle xor 1) and store it, and every lane reads
+// its 16 column sums back before the store of the sums.
 
 // CHECK-LABEL: .entry stream_logits_fp8(
 // CHECK-COUNT-4: mbarrier.init.shared{{(::cta)?}}.b64
@@ -28,11 +33,20 @@
 // CHECK: cp.async.mbarrier.arrive.noinc.shared{{(::cta)?}}.b64
 // CHECK: max.NaN.f32
 // CHECK: mul.rn.f32
-// CHECK: shfl.sync.bfly.b32 {{.*}}, 4, 31, -1;
-// CHECK: shfl.sync.bfly.b32 {{.*}}, 8, 31, -1;
-// CHECK: shfl.sync.bfly.b32 {{.*}}, 16, 31, -1;
+// CHECK-COUNT-16: shfl.sync.bfly.b32 {{.*}}, 4, 31, -1;
+// CHECK-NOT: shfl.sync
+// CHECK: bar.sync
 // CHECK: st.shared
 // CHECK: bar.sync
+// CHECK-COUNT-8: ld.shared.b32
+// CHECK-NOT: ld.shared
+// CHECK: shfl.sync.bfly.b32 {{.*}}, 1, 31, -1;
+// CHECK-NOT: shfl.sync
+// CHECK: st.shared.b32
+// CHECK-NEXT: bar.sync
 // CHECK: ld.shared
+// CHECK-NOT: shfl.sync
+// CHECK: bar.sync
+// CHECK-NOT: shfl.sync
 // CHECK: st.global.v2.b32
 // CHECK: ret;

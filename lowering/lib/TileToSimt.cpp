@@ -989,11 +989,49 @@ tessel::CombineKind toCombine(tile::CombineKind k) {
   llvm_unreachable("unknown combine kind");
 }
 
+/// A reduction across lanes and waves whose partial results meet in shared
+/// memory (TargetInfo::laneReduceScratchBytes): shuffles combine the lowest
+/// `shuffleBits` lane bits along the axis, every lane writes its remaining
+/// partial results to LDS laid out as [partials][outputs], groups of
+/// adjacent lanes sum each output's partials into [outputs] after them, and
+/// every lane reads its outputs back.
+struct SharedReducePlan {
+  unsigned shuffleBits = 0;
+  int64_t partials = 0, numOut = 0;
+  int64_t elems() const { return (partials + 1) * numOut; }
+};
+
+/// The plan with the fewest shuffles whose partials fit the target's
+/// budget; none where the target prefers shuffles, the waves do not split
+/// the axis (no LDS exchange to replace) or the outputs are not a power of
+/// two.
+std::optional<SharedReducePlan> planSharedReduce(const DistributedLayout &l,
+                                                 unsigned k, Type elem,
+                                                 const TargetInfo &target) {
+  unsigned budget = target.laneReduceScratchBytes();
+  unsigned laneBits = l.distinctLaneBits(k), waveBits = l.distinctWaveBits(k);
+  if (!budget || !waveBits || elem.getIntOrFloatBitWidth() != 32 ||
+      !l.hasContiguousLaneBits(k) || !l.hasContiguousWaveBits(k))
+    return std::nullopt;
+  SharedReducePlan p;
+  p.numOut = numLines(l, k);
+  if (!llvm::isPowerOf2_64(p.numOut))
+    return std::nullopt;
+  for (unsigned s = 0; s <= laneBits; ++s) {
+    p.shuffleBits = s;
+    p.partials = int64_t(1) << (laneBits - s + waveBits);
+    if (p.elems() * 4 <= budget)
+      return p;
+  }
+  return std::nullopt;
+}
+
 struct ReducePattern : public TilePattern<ReduceOp> {
   using TilePattern::TilePattern;
 
-  /// [2^waveBits][lines] partial results when waves split the axis.
-  static FailureOr<LdsNeed> ldsNeed(ReduceOp op, const TargetInfo &) {
+  /// [2^waveBits][lines] partial results when waves split the axis, or the
+  /// shared-memory plan's [partials + 1][lines].
+  static FailureOr<LdsNeed> ldsNeed(ReduceOp op, const TargetInfo &target) {
     std::string err;
     auto l = DistributedLayout::get(op.getSrc().getType(), &err);
     if (failed(l))
@@ -1001,11 +1039,110 @@ struct ReducePattern : public TilePattern<ReduceOp> {
              << op.getSrc().getType() << ": " << err;
     unsigned k = layoutDim(*l, op.getAxis());
     unsigned wb = l->distinctWaveBits(k);
+    Type elem = op.getSrc().getType().getElementType();
     LdsNeed n;
-    if (wb)
-      n.bytes = (int64_t(1) << wb) * numLines(*l, k) *
-                ldsElemBytes(op.getSrc().getType().getElementType());
+    if (auto plan = planSharedReduce(*l, k, elem, target))
+      n.bytes = plan->elems() * ldsElemBytes(elem);
+    else if (wb)
+      n.bytes = (int64_t(1) << wb) * numLines(*l, k) * ldsElemBytes(elem);
     return n;
+  }
+
+  /// Steps 2 and 3 of a planned reduction (see SharedReducePlan): replaces
+  /// each of `acc` (the lane's partial result for output slot `outSlots[i]`)
+  /// by the output's total.
+  LogicalResult reduceInShared(ConversionPatternRewriter &rewriter, ReduceOp op,
+                               const DistributedLayout &src, unsigned k,
+                               const SharedReducePlan &plan,
+                               ArrayRef<int64_t> outSlots,
+                               SmallVector<Value> &acc) const {
+    Location loc = op.getLoc();
+    Type elem = op.getSrc().getType().getElementType();
+    tessel::CombineKind kind = toCombine(op.getKind());
+    KernelState &ks = state.of(op);
+    const TargetInfo &target = *state.target;
+    unsigned laneBits = src.distinctLaneBits(k);
+    unsigned waveBits = src.distinctWaveBits(k);
+    unsigned restBits = laneBits - plan.shuffleBits;
+    if (plan.shuffleBits)
+      for (Value &a : acc)
+        a = target.emitLaneGroupReduce(rewriter, loc, a, kind,
+                                       src.laneBitBase(k), plan.shuffleBits);
+    auto view = state.lds(rewriter, op, elem, plan.elems());
+    if (failed(view))
+      return failure();
+    Value lds = *view;
+    auto ldsAt = [&](Value i32Index) {
+      return toIndex(rewriter, loc, i32Index);
+    };
+    auto add = [&](Value x, Value y) {
+      return arith::AddIOp::create(rewriter, loc, x, y).getResult();
+    };
+    auto mul = [&](Value x, int64_t c) {
+      return arith::MulIOp::create(rewriter, loc, x, i32Const(rewriter, loc, c))
+          .getResult();
+    };
+    // Phase A: partial (wave bits, remaining lane bits) of each output.
+    Value waveK =
+        emitLaneBitField(rewriter, loc, ks.wave, src.waveBitBase(k), waveBits);
+    Value part = mul(waveK, int64_t(1) << restBits);
+    if (restBits)
+      part = add(part, emitLaneBitField(rewriter, loc, ks.lane,
+                                        src.laneBitBase(k) + plan.shuffleBits,
+                                        restBits));
+    Value partBase = mul(part, plan.numOut);
+    SmallVector<Value> base = laneBase(rewriter, loc, src, ks.lane, ks.wave);
+    SmallVector<Value> lins;
+    gpu::BarrierOp::create(rewriter, loc);
+    for (auto [s, a] : llvm::zip(outSlots, acc)) {
+      lins.push_back(lineIndex(rewriter, loc, src, base, s, k));
+      memref::StoreOp::create(rewriter, loc, a, lds,
+                              ValueRange{ldsAt(add(partBase, lins.back()))});
+    }
+    gpu::BarrierOp::create(rewriter, loc);
+    // Phase B: `group` adjacent lanes per output, each summing `per`
+    // partials, then a shuffle within the group; outputs past the last
+    // (threads left over) repeat earlier ones and store the same totals.
+    int64_t waveSize = target.waveSize();
+    int64_t threads = waveSize * ks.numWaves;
+    int64_t group =
+        std::min<int64_t>({plan.partials, waveSize,
+                           int64_t(llvm::bit_floor(uint64_t(
+                               std::max<int64_t>(1, threads / plan.numOut))))});
+    int64_t per = plan.partials / group;
+    int64_t outsPerPass = threads / group;
+    Value tid = add(mul(ks.wave, waveSize), ks.lane);
+    Value h = arith::AndIOp::create(rewriter, loc, ks.lane,
+                                    i32Const(rewriter, loc, group - 1));
+    Value slotOut = arith::DivUIOp::create(rewriter, loc, tid,
+                                           i32Const(rewriter, loc, group));
+    Value firstPart = mul(h, per);
+    Value finalBase = i32Const(rewriter, loc, plan.partials * plan.numOut);
+    for (int64_t pass = 0; pass * outsPerPass < plan.numOut; ++pass) {
+      Value o = arith::AndIOp::create(
+          rewriter, loc,
+          add(slotOut, i32Const(rewriter, loc, pass * outsPerPass)),
+          i32Const(rewriter, loc, plan.numOut - 1));
+      Value total;
+      for (int64_t j = 0; j < per; ++j) {
+        Value p = add(firstPart, i32Const(rewriter, loc, j));
+        Value v = memref::LoadOp::create(
+            rewriter, loc, lds, ValueRange{ldsAt(add(mul(p, plan.numOut), o))});
+        total = total ? emitCombine(rewriter, loc, kind, total, v) : v;
+      }
+      if (group > 1)
+        total = target.emitLaneGroupReduce(rewriter, loc, total, kind, 0,
+                                           llvm::Log2_64(group));
+      memref::StoreOp::create(rewriter, loc, total, lds,
+                              ValueRange{ldsAt(add(finalBase, o))});
+    }
+    gpu::BarrierOp::create(rewriter, loc);
+    // Phase C: every lane reads its outputs.
+    for (auto [a, lin] : llvm::zip(acc, lins))
+      a = memref::LoadOp::create(rewriter, loc, lds,
+                                 ValueRange{ldsAt(add(finalBase, lin))});
+    gpu::BarrierOp::create(rewriter, loc);
+    return success();
   }
   LogicalResult
   matchAndRewrite(ReduceOp op, OpAdaptor adaptor,
@@ -1045,6 +1182,12 @@ struct ReducePattern : public TilePattern<ReduceOp> {
       }
       outSlots.push_back(s);
       acc.push_back(a);
+    }
+    // 2 and 3 through shared memory, where the target prefers it.
+    if (auto plan = planSharedReduce(*src, k, elem, *state.target)) {
+      if (failed(reduceInShared(rewriter, op, *src, k, *plan, outSlots, acc)))
+        return failure();
+      laneBits = waveBits = 0;
     }
     // 2. Across the lanes that hold distinct coordinates along k.
     if (laneBits)

@@ -236,9 +236,16 @@ public:
         Operation *parent = yield->getParentOp();
         if (isa<scf::ForOp, scf::IfOp>(parent))
           forward(parent->getResult(use.getOperandNumber()), enc);
-        // The loop-carried value, so that the yield needs no conversion.
-        if (auto forOp = dyn_cast<scf::ForOp>(parent))
-          hint(forOp.getRegionIterArgs()[use.getOperandNumber()], enc);
+        // The loop-carried value, so that the yield needs no conversion,
+        // and what consumes it in the next iteration (an async dot's result
+        // is read there, after its dot_wait).
+        if (auto forOp = dyn_cast<scf::ForOp>(parent)) {
+          Value carried = forOp.getRegionIterArgs()[use.getOperandNumber()];
+          bool fresh = !hints.count(carried);
+          hint(carried, enc);
+          if (fresh && hints.lookup(carried) == enc)
+            hintUsers(carried, enc);
+        }
         continue;
       }
       if (auto wait = dyn_cast<DotWaitOp>(user)) {

@@ -116,6 +116,17 @@ class PtxKernel:
         run.keep = (params, arr)  # the block must outlive the launches
         return run
 
+    def max_active_blocks_per_sm(self):
+        """cuOccupancyMaxActiveBlocksPerMultiprocessor for the kernel's
+        block (its registers and static shared memory decide)."""
+        n = ctypes.c_int()
+        self.drv.check(self.drv.lib.cuOccupancyMaxActiveBlocksPerMultiprocessor(
+            ctypes.byref(n), self.fn,
+            ctypes.c_int(self.info["block"][0] * self.info["block"][1] *
+                         self.info["block"][2]), ctypes.c_size_t(0)),
+            "cuOccupancyMaxActiveBlocksPerMultiprocessor")
+        return n.value
+
     def launch(self, grid, args):
         """args: torch tensors (as !tile.ptr) and ints (as i32), in order."""
         self.prepare(grid, args)()

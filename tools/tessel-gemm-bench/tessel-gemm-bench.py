@@ -2,6 +2,7 @@
 """Benchmarks Tessel's scaled fp8 GEMM kernel on a CUDA device.
 
     tessel-gemm-bench.py --ptx K.ptx --resources K.json [--tile 64 64]
+        [--stream logits|full:S.ptx:S.json ...]
 
 1. The device copy bandwidth: a 2 GiB device-to-device copy, counted as bytes
    read plus bytes written.
@@ -13,6 +14,12 @@
    each against the copy bandwidth.
 3. An 8192^3 fp8 GEMM in TFLOP/s beside torch._scaled_mm in the same run
    (for information).
+4. With --stream, the persistent streaming kernels
+   (kernels_dsl/stream_logits_fp8.mlir) on the same shapes: the logits
+   epilogue (out[M/64, N] = the sum over each 64 heads of relu(C)·w) and the
+   full-C epilogue (C[M, N] in f32). Each kernel runs with a grid of its
+   occupancy times the SMs (split over the M / (64 G) row slices). Printed
+   as in 2, with "all" counting B, A, w and the output actually written.
 
 Times are medians of CUDA-event timings after a warm-up; the streaming
 launches are replayed from a CUDA graph (one graph per shape, over B
@@ -89,6 +96,80 @@ def stream_case(torch, kernel, tile, m, n, copy_bw, l2_bytes=64 << 20):
     return (ms, b_bytes / t, all_bytes / t)
 
 
+def rotation_count(n_bytes, l2_bytes):
+    """Input sets whose one pass is 4x L2: every timed launch then reads
+    from HBM."""
+    return max(1, (4 * l2_bytes) // n_bytes + 1)
+
+
+class StreamKernel:
+    """A persistent streaming kernel and what its launch needs."""
+
+    def __init__(self, ptx_launch, torch, spec):
+        try:
+            self.epilogue, ptx, res = spec.split(":")
+        except ValueError:
+            raise SystemExit("--stream %s: expected EPILOGUE:PTX:JSON" % spec)
+        if self.epilogue not in ("logits", "full"):
+            raise SystemExit("--stream %s: the epilogue is logits or full" %
+                             spec)
+        self.info = ptx_launch.read_launch_info(res)
+        self.kernel = ptx_launch.PtxKernel(ptx, self.info)
+        self.name = os.path.basename(ptx).rsplit(".", 1)[0]
+        threads = self.info["block"][0]
+        self.rows = 64 * (threads // 128)
+        sms = torch.cuda.get_device_properties(0).multi_processor_count
+        self.occupancy = self.kernel.max_active_blocks_per_sm()
+        self.resident = self.occupancy * sms
+
+    def out_rows(self, m):
+        return m if self.epilogue == "full" else m // 64
+
+
+def stream_kernel_case(torch, sk, m, n, l2_bytes=64 << 20):
+    k = 128
+    slices = m // sk.rows
+    programs = max(1, sk.resident // slices)
+    a = rand_fp8(torch, m, k).view(torch.uint8)
+    w = torch.rand(m, device="cuda")
+    out_bytes = sk.out_rows(m) * n * 4
+    copies = rotation_count(n * k + out_bytes, l2_bytes)
+    bs = [rand_fp8(torch, n, k).view(torch.uint8) for _ in range(copies)]
+    outs = [torch.empty(sk.out_rows(m), n, device="cuda")
+            for _ in range(copies)]
+    runs = [sk.kernel.prepare((programs, slices), [a, bs[i], w, outs[i], m, n])
+            for i in range(copies)]
+    ms = median_ms(torch, lambda i: runs[i % copies](),
+                   batch=max(copies, 4), graph=True)
+    t = ms * 1e-3
+    b_bytes = n * k
+    all_bytes = b_bytes + out_bytes + m * k + m * 4
+    return ms, b_bytes / t, all_bytes / t, programs
+
+
+def stream_table(torch, kernels, ms_list, ns, copy_bw):
+    print("persistent streaming kernels (grid = occupancy x SMs):")
+    for sk in kernels:
+        print("  %s: %s epilogue, block %s, %d rows of A per program, "
+              "occupancy %d per SM" % (sk.name, sk.epilogue, sk.info["block"],
+                                       sk.rows, sk.occupancy))
+    print("%-8s %5s %9s %-28s %6s %10s %10s %7s %10s %7s" % (
+        "epilogue", "M", "N", "kernel", "grid", "time_us", "B_TB/s",
+        "B/copy", "all_TB/s", "all/copy"))
+    for epilogue in ("logits", "full"):
+        for m in ms_list:
+            for n in ns:
+                for sk in kernels:
+                    if sk.epilogue != epilogue or m % sk.rows:
+                        continue
+                    ms, bbw, abw, progs = stream_kernel_case(torch, sk, m, n)
+                    print("%-8s %5d %9d %-28s %6d %10.1f %10.3f %6.1f%% "
+                          "%10.3f %6.1f%%" % (
+                              epilogue, m, n, sk.name, progs, ms * 1e3,
+                              bbw / 1e12, 100 * bbw / copy_bw, abw / 1e12,
+                              100 * abw / copy_bw))
+
+
 def gemm_8192(torch, kernel, tile):
     m = n = k = 8192
     a = rand_fp8(torch, m, k)
@@ -110,8 +191,8 @@ def gemm_8192(torch, kernel, tile):
 
 def main(argv):
     p = argparse.ArgumentParser(description=__doc__.split("\n")[0])
-    p.add_argument("--ptx", required=True)
-    p.add_argument("--resources", required=True)
+    p.add_argument("--ptx", help="the GEMM kernel (tables 2 and 3)")
+    p.add_argument("--resources")
     p.add_argument("--tile", type=int, nargs=2, default=[64, 64])
     p.add_argument("--ms", type=int, nargs="+", default=[64, 128, 512])
     # With 64-column tiles, 65535 programs (grid.y's limit) cover 4M - 64
@@ -119,21 +200,37 @@ def main(argv):
     p.add_argument("--ns", type=int, nargs="+",
                    default=[8192, 65536, 524288, 4194240])
     p.add_argument("--skip-8192", action="store_true")
+    p.add_argument("--skip-gemm-stream", action="store_true",
+                   help="skip the GEMM kernel's streaming table")
+    p.add_argument("--stream", action="append", default=[],
+                   metavar="EPILOGUE:PTX:JSON",
+                   help="a persistent streaming kernel (repeatable)")
     args = p.parse_args(argv)
+    if bool(args.ptx) != bool(args.resources):
+        p.error("--ptx and --resources go together")
+    if not args.ptx and not args.stream:
+        p.error("nothing to run: give --ptx/--resources or --stream")
     import ptx_launch
     torch = ptx_launch.torch_with_cuda("tessel-gemm-bench")
     if torch is None:
         return 0
+    copy_bw = copy_bandwidth(torch)
+    print("device: %s" % torch.cuda.get_device_name())
+    print("copy bandwidth (read + write): %.3f TB/s" % (copy_bw / 1e12))
+    if args.stream:
+        stream_table(torch, [StreamKernel(ptx_launch, torch, s)
+                             for s in args.stream], args.ms, args.ns, copy_bw)
+    if not args.ptx:
+        return 0
     info = ptx_launch.read_launch_info(args.resources)
     kernel = ptx_launch.PtxKernel(args.ptx, info)
-    copy_bw = copy_bandwidth(torch)
-    print("device: %s; kernel %s (%s), block %s, tile %dx%d" % (
-        torch.cuda.get_device_name(), info["name"], info["target"],
-        info["block"], args.tile[0], args.tile[1]))
-    print("copy bandwidth (read + write): %.3f TB/s" % (copy_bw / 1e12))
-    print("%5s %9s %10s %10s %7s %10s %7s" % (
-        "M", "N", "time_us", "B_TB/s", "B/copy", "all_TB/s", "all/copy"))
-    for m in args.ms:
+    print("GEMM kernel %s (%s), block %s, tile %dx%d" % (
+        info["name"], info["target"], info["block"], args.tile[0],
+        args.tile[1]))
+    if not args.skip_gemm_stream:
+        print("%5s %9s %10s %10s %7s %10s %7s" % (
+            "M", "N", "time_us", "B_TB/s", "B/copy", "all_TB/s", "all/copy"))
+    for m in ([] if args.skip_gemm_stream else args.ms):
         for n in args.ns:
             ms, bbw, abw = stream_case(torch, kernel, args.tile, m, n,
                                        copy_bw)

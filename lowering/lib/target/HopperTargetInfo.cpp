@@ -42,6 +42,9 @@ public:
   // The static `.shared` limit; 227 KiB would need dynamic shared memory.
   unsigned ldsBytesPerWorkgroup() const override { return 48 * 1024; }
   unsigned ldsBankRowBytes() const override { return 128; }
+  // shfl and ld/st.shared share the MIO/LSU pipe: partial sums written once
+  // and read once cost fewer of its cycles than a shuffle per result.
+  unsigned laneReduceScratchBytes() const override { return 8 * 1024; }
   // Global to shared memory without registers: cp.async.
   void emitAsyncCopy(OpBuilder &b, Location loc, Value src, Value srcIdx,
                      Value dst, Value dstIdx, int64_t elems,

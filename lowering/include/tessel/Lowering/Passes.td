@@ -14,7 +14,12 @@ def ConvertTileToSimt : Pass<"convert-tile-to-simt", "::mlir::ModuleOp"> {
     and stores are vectorized where the offsets are provably contiguous and
     aligned; reductions combine in registers, then across lanes through the
     target's `TargetInfo` (DPP / ds_swizzle / permlane on AMD, shuffles on
-    NVIDIA), then across waves through LDS. Scans run each lane's run in
+    NVIDIA), then across waves through LDS; where the target gives them
+    LDS for it (`laneReduceScratchBytes`: Hopper, whose shuffles use the
+    same pipe as shared memory) and waves split the axis, the lanes write
+    their partial results to LDS instead (after as few shuffles as the
+    budget needs), groups of adjacent lanes sum each result's partials, and
+    every lane reads its results back. Scans run each lane's run in
     registers, scan the runs' totals across lanes (DPP row_shr/row_bcast or
     shfl.up), exchange the waves' totals once through LDS and fix up in
     registers. Layout changes, reshapes and transposes pick the cheapest of

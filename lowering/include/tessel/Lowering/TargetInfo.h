@@ -108,6 +108,13 @@ public:
   /// 4-byte banks of one such row proceed together; the layout-conversion
   /// swizzle is chosen against it.
   virtual unsigned ldsBankRowBytes() const = 0;
+  /// Bytes of LDS a `tile.reduce` across lanes and waves may use to combine
+  /// its partial results in shared memory instead of shuffling every result
+  /// across the lanes along the axis (0: shuffle, then exchange the waves'
+  /// results). Worth it where a shuffle costs what a shared-memory access
+  /// does (both go through the memory pipe on NVIDIA), not where lanes
+  /// combine in the vector ALU (DPP on AMD).
+  virtual unsigned laneReduceScratchBytes() const { return 0; }
 
   /// Asynchronous copies from global memory to LDS
   /// (`tile.async_copy_global_to_local`). One lane's part of a copy: `elems`

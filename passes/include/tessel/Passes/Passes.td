@@ -70,7 +70,10 @@ def TileAssignLayouts : Pass<"tile-assign-layouts", "::mlir::ModuleOp"> {
     the coordinate bits relabelled onto the new shape, as a `#tile.linear`
     (e.g. [rows * heads, N] -> [rows, heads, N] costs nothing). A value an
     scf.for carries asks the value yielded for it for the same layout, so a
-    prefetch for the next iteration needs no conversion.
+    prefetch for the next iteration needs no conversion; a dot result
+    yielded to the next iteration (an async dot waited for there) also
+    passes its layout on to what consumes the carried value, and to those
+    consumers' other operands (loop-invariant weights, say).
 
     Once layouts are known, every tile value is checked against the target
     (`TargetInfo`), and a failure is an error at the op that makes it:

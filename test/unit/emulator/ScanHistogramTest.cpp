@@ -204,9 +204,11 @@ TEST(Histogram, FewBinsCombineInAWave) {
     runHistogram(t, 2048, 2048, 4, false, 8);
 }
 
-TEST(Histogram, MaskAndMoreBinsThanLanes) {
-  for (const char *t : {"gfx942", "gfx950", "sm_90"})
-    runHistogram(t, 512, 300, 310, true, 2);
+TEST(Histogram, MaskAndBinsPerLane) {
+  for (const char *t : {"gfx942", "gfx950", "sm_90"}) {
+    runHistogram(t, 512, 512, 520, true, 2); // 4 bins per lane to zero
+    runHistogram(t, 512, 64, 70, true, 2);   // half the lanes zero one
+  }
 }
 
 } // namespace

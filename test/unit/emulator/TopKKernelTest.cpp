@@ -204,6 +204,14 @@ TEST(TopKPerRow, K2048) {
   }
 }
 
+// A long row: 10 chunks per digit pass.
+TEST(TopKPerRow, LongRow) {
+  std::mt19937 rng(19);
+  std::normal_distribution<float> d(0.0f, 1.0f);
+  Problem p = rowsOf({40000}, 40000, [&](int, int) { return d(rng); });
+  runCase("long", "gfx950", 2048, p);
+}
+
 TEST(TopKPerRow, K1024) {
   std::mt19937 rng(12);
   std::uniform_real_distribution<float> d(-1.0f, 1.0f);

@@ -969,6 +969,54 @@ struct AtomicRMWPattern : public TilePattern<AtomicRMWOp> {
   }
 };
 
+/// tile.atomic_cas per element: a generic atomic RMW whose body keeps the
+/// old value unless it equals `cmp` (a compare-and-swap loop on AMD and
+/// NVIDIA); the op returns the old value.
+struct AtomicCASPattern : public TilePattern<AtomicCASOp> {
+  using TilePattern::TilePattern;
+  LogicalResult
+  matchAndRewrite(AtomicCASOp op, OpAdaptor adaptor,
+                  ConversionPatternRewriter &rewriter) const override {
+    Location loc = op.getLoc();
+    auto one = [&](OpBuilder &b, Value off, Value cmp, Value v) -> Value {
+      auto rmw = memref::GenericAtomicRMWOp::create(
+          b, loc, adaptor.getPtr(), ValueRange{toIndex(b, loc, off)});
+      OpBuilder::InsertionGuard g(b);
+      b.setInsertionPointToStart(rmw.getBody());
+      Value old = rmw.getCurrentValue();
+      Value same = isa<FloatType>(old.getType())
+                       ? arith::CmpFOp::create(
+                             b, loc, arith::CmpFPredicate::OEQ, old, cmp)
+                             .getResult()
+                       : arith::CmpIOp::create(b, loc, arith::CmpIPredicate::eq,
+                                               old, cmp)
+                             .getResult();
+      memref::AtomicYieldOp::create(
+          b, loc, arith::SelectOp::create(b, loc, same, v, old));
+      return rmw.getResult();
+    };
+    if (!isa<RankedTensorType>(op.getType())) {
+      rewriter.replaceOp(op, one(rewriter, adaptor.getOffsets(),
+                                 adaptor.getCmp(), adaptor.getValue()));
+      return success();
+    }
+    auto l = layoutOf(op, op.getType());
+    if (failed(l))
+      return failure();
+    SmallVector<Value> olds;
+    for (int64_t s = 0; s < l->getNumElems(); ++s) {
+      auto at = [&](Value v) -> Value {
+        return vector::ExtractOp::create(rewriter, loc, v, s);
+      };
+      olds.push_back(one(rewriter, at(adaptor.getOffsets()),
+                         at(adaptor.getCmp()), at(adaptor.getValue())));
+    }
+    rewriter.replaceOpWithNewOp<vector::FromElementsOp>(
+        op, getTypeConverter()->convertType(op.getType()), olds);
+    return success();
+  }
+};
+
 tessel::CombineKind toCombine(tile::CombineKind k) {
   switch (k) {
   case tile::CombineKind::add:
@@ -1641,7 +1689,8 @@ struct ConvertTileToSimtPass
                  RelayoutPattern<ConvertLayoutOp>, RelayoutPattern<ReshapeOp>,
                  RelayoutPattern<TransposeOp>, PtrCastPattern, LoadPattern,
                  StorePattern, AtomicRMWPattern, ReducePattern, ScanPattern,
-                 GatherPattern, HistogramPattern>(tc, ctx, state);
+                 GatherPattern, HistogramPattern, AtomicCASPattern>(tc, ctx,
+                                                                    state);
     populateDotToSimtPatterns(tc, patterns, *info);
     populateSharedMemoryToSimtPatterns(tc, patterns, state);
     DotStagingContext staging;

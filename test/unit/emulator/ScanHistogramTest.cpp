@@ -7,7 +7,8 @@
 // exclusive) of 1-D tiles over one and several waves and along both axes
 // of a 2-D tile; histograms of keys with out-of-range values (negative and
 // past the bins), with a mask, and with many or few distinct bins per wave
-// (the AMD lowering combines the lanes of a bin; sm_90 adds lane by lane).
+// (the AMD lowering combines the lanes of a bin; sm_90 adds lane by lane);
+// tile.atomic_cas with many lanes racing for one word.
 //
 //===----------------------------------------------------------------------===//
 #include "TileKernel.h"
@@ -209,6 +210,50 @@ TEST(Histogram, MaskAndBinsPerLane) {
     runHistogram(t, 512, 512, 520, true, 2); // 4 bins per lane to zero
     runHistogram(t, 512, 64, 70, true, 2);   // half the lanes zero one
   }
+}
+
+// ---- compare-and-swap ------------------------------------------------------
+
+// 256 lanes swap into 64 words that start at 0, each with cmp 0 and its
+// own id + 1: per word exactly one lane wins and reads 0, the word holds
+// its value, and every other lane of the word reads the winner's value.
+void runAtomicCas(const std::string &target) {
+  SCOPED_TRACE(target);
+  std::string ir =
+      "tile.kernel @c(%x: !tile.ptr<i32>, %y: !tile.ptr<i32>)" + knobs(4) +
+      " {\n"
+      "  %i = tile.range 0 to 256 : tensor<256xi32>\n"
+      "  %m = arith.constant dense<63> : tensor<256xi32>\n"
+      "  %w = arith.andi %i, %m : tensor<256xi32>\n"
+      "  %z = arith.constant dense<0> : tensor<256xi32>\n"
+      "  %one = arith.constant dense<1> : tensor<256xi32>\n"
+      "  %v = arith.addi %i, %one : tensor<256xi32>\n"
+      "  %old = tile.atomic_cas %x[%w], %z, %v : !tile.ptr<i32>, "
+      "tensor<256xi32>, tensor<256xi32>\n"
+      "  tile.store %old, %y[%i] : tensor<256xi32>, !tile.ptr<i32>, "
+      "tensor<256xi32>\n"
+      "  tile.return\n}\n";
+  std::string name;
+  Dim3 block{};
+  auto emu = lower(ir, target, name, block);
+  ASSERT_TRUE(emu);
+  std::vector<int32_t> words(64, 0), olds(256, -7);
+  EXPECT_OK(emu->launchArgs(name, {1, 1, 1}, block,
+                            {KernelArg::buffer(words.data(), 64),
+                             KernelArg::buffer(olds.data(), 256)}));
+  for (int w = 0; w < 64; ++w) {
+    int32_t win = words[w];
+    ASSERT_TRUE(win >= 1 && win <= 256 && (win - 1) % 64 == w)
+        << "word " << w << " holds " << win;
+    for (int lane = w; lane < 256; lane += 64)
+      EXPECT_EQ(olds[lane], lane == win - 1 ? 0 : win)
+          << "lane " << lane << " of word " << w;
+  }
+}
+
+TEST(AtomicCas, OneWinnerPerWord) {
+  for (const char *t : {"gfx942", "gfx950", "sm_90"})
+    runAtomicCas(t);
 }
 
 } // namespace

@@ -558,14 +558,18 @@ LogicalResult HistogramOp::verify() {
 }
 
 LogicalResult TopKOp::verify() {
-  auto values = getValues().getType();
-  if (values.getRank() != 1)
-    return emitOpError("values must be 1-D");
+  if (!getSrc().getType().getPointeeType().isF32())
+    return emitOpError("source must be !tile.ptr<f32>, got ")
+           << getSrc().getType();
+  if (!getDst().getType().getPointeeType().isInteger(32))
+    return emitOpError("destination must be !tile.ptr<i32>, got ")
+           << getDst().getType();
   int64_t k = static_cast<int32_t>(getK());
   if (k <= 0)
     return emitOpError("k must be positive, got ") << k;
-  if (getType().getRank() != 1 || getType().getDimSize(0) != k)
-    return emitOpError("result must be tensor<") << k << "xi32>";
+  int64_t chunk = static_cast<int32_t>(getChunk());
+  if (chunk <= 0 || !llvm::isPowerOf2_64(chunk))
+    return emitOpError("chunk must be a positive power of two, got ") << chunk;
   return success();
 }
 

@@ -49,6 +49,8 @@ void tessel::buildTileToSimtPipeline(OpPassManager &pm,
   pm.addPass(createTileSpecializeKnobs(knobOptions));
   pm.addPass(createCanonicalizerPass());
   pm.addPass(createCSEPass());
+  pm.addPass(createTileExpandRadixSelect());
+  pm.addPass(createCanonicalizerPass());
   pm.addPass(createTileAssignLayouts({target.name().str()}));
   pm.addPass(createConvertTileToSimt({target.name().str()}));
   pm.addPass(createReconcileUnrealizedCastsPass());

@@ -25,6 +25,7 @@
 
 #include "mlir/Dialect/AMDGPU/IR/AMDGPUDialect.h"
 #include "mlir/Dialect/LLVMIR/LLVMDialect.h"
+#include "mlir/Dialect/Math/IR/Math.h"
 #include "mlir/Dialect/SCF/Transforms/Patterns.h"
 #include "mlir/IR/BuiltinAttributes.h"
 #include "mlir/IR/IRMapping.h"
@@ -977,6 +978,54 @@ struct AtomicRMWPattern : public TilePattern<AtomicRMWOp> {
   }
 };
 
+/// tile.atomic_cas per element: a generic atomic RMW whose body keeps the
+/// old value unless it equals `cmp` (a compare-and-swap loop on AMD and
+/// NVIDIA); the op returns the old value.
+struct AtomicCASPattern : public TilePattern<AtomicCASOp> {
+  using TilePattern::TilePattern;
+  LogicalResult
+  matchAndRewrite(AtomicCASOp op, OpAdaptor adaptor,
+                  ConversionPatternRewriter &rewriter) const override {
+    Location loc = op.getLoc();
+    auto one = [&](OpBuilder &b, Value off, Value cmp, Value v) -> Value {
+      auto rmw = memref::GenericAtomicRMWOp::create(
+          b, loc, adaptor.getPtr(), ValueRange{toIndex(b, loc, off)});
+      OpBuilder::InsertionGuard g(b);
+      b.setInsertionPointToStart(rmw.getBody());
+      Value old = rmw.getCurrentValue();
+      Value same = isa<FloatType>(old.getType())
+                       ? arith::CmpFOp::create(
+                             b, loc, arith::CmpFPredicate::OEQ, old, cmp)
+                             .getResult()
+                       : arith::CmpIOp::create(b, loc, arith::CmpIPredicate::eq,
+                                               old, cmp)
+                             .getResult();
+      memref::AtomicYieldOp::create(
+          b, loc, arith::SelectOp::create(b, loc, same, v, old));
+      return rmw.getResult();
+    };
+    if (!isa<RankedTensorType>(op.getType())) {
+      rewriter.replaceOp(op, one(rewriter, adaptor.getOffsets(),
+                                 adaptor.getCmp(), adaptor.getValue()));
+      return success();
+    }
+    auto l = layoutOf(op, op.getType());
+    if (failed(l))
+      return failure();
+    SmallVector<Value> olds;
+    for (int64_t s = 0; s < l->getNumElems(); ++s) {
+      auto at = [&](Value v) -> Value {
+        return vector::ExtractOp::create(rewriter, loc, v, s);
+      };
+      olds.push_back(one(rewriter, at(adaptor.getOffsets()),
+                         at(adaptor.getCmp()), at(adaptor.getValue())));
+    }
+    rewriter.replaceOpWithNewOp<vector::FromElementsOp>(
+        op, getTypeConverter()->convertType(op.getType()), olds);
+    return success();
+  }
+};
+
 tessel::CombineKind toCombine(tile::CombineKind k) {
   switch (k) {
   case tile::CombineKind::add:
@@ -1282,9 +1331,6 @@ struct ScanPattern : public TilePattern<ScanOp> {
   LogicalResult
   matchAndRewrite(ScanOp op, OpAdaptor adaptor,
                   ConversionPatternRewriter &rewriter) const override {
-    if (op.getReverse())
-      return op.emitError("reverse scans are not lowered yet; scan a "
-                          "reversed tile instead");
     Location loc = op.getLoc();
     auto l = layoutOf(op, op.getType());
     if (failed(l))
@@ -1309,16 +1355,30 @@ struct ScanPattern : public TilePattern<ScanOp> {
     int64_t inLane = std::min<int64_t>(l->getBlocked().getSizePerThread()[k],
                                        l->getShape()[k]);
     int64_t reps = l->getElemsAlong(k) / inLane;
-    // Lane-group helpers, shared by every line.
-    Value laneField, prevLane, lastLane;
+    // A reverse scan is the forward one in mirrored order: every level of
+    // the axis (repeat, wave, lane, run) is walked from its far end.
+    bool rev = op.getReverse();
+    auto along = [&](int64_t r, int64_t w) {
+      return rev ? (reps - 1 - r) * inLane + (inLane - 1 - w) : r * inLane + w;
+    };
+    // Lane-group helpers, shared by every line. `mirror` is the lane whose
+    // position in the group is the far end's counterpart of this lane's.
+    Value laneField, prevLane, lastLane, mirror, firstField;
     if (laneBits) {
       unsigned fb = l->laneBitBase(k);
       int64_t mask = (int64_t(1) << laneBits) - 1;
       laneField = emitLaneBitField(rewriter, loc, ks.lane, fb, laneBits);
-      prevLane = arith::SubIOp::create(rewriter, loc, ks.lane,
+      Value from = ks.lane;
+      if (rev) {
+        mirror = arith::XOrIOp::create(rewriter, loc, ks.lane,
+                                       i32Const(rewriter, loc, mask << fb));
+        from = mirror;
+      }
+      prevLane = arith::SubIOp::create(rewriter, loc, from,
                                        i32Const(rewriter, loc, 1 << fb));
       lastLane = arith::OrIOp::create(rewriter, loc, ks.lane,
                                       i32Const(rewriter, loc, mask << fb));
+      firstField = i32Const(rewriter, loc, rev ? mask : 0);
     }
     Value waveK;
     SmallVector<Value> base;
@@ -1353,7 +1413,7 @@ struct ScanPattern : public TilePattern<ScanOp> {
         SmallVector<Value> run;
         Value acc;
         for (int64_t w = 0; w < inLane; ++w) {
-          idx[k] = r * inLane + w;
+          idx[k] = along(r, w);
           Value x =
               vector::ExtractOp::create(rewriter, loc, in, l->slotOf(idx));
           acc = acc ? emitCombine(rewriter, loc, kind, acc, x) : x;
@@ -1362,12 +1422,13 @@ struct ScanPattern : public TilePattern<ScanOp> {
         line.local.push_back(run);
         Value total = run.back();
         if (laneBits) {
+          if (rev)
+            total = target.emitLaneShuffle(rewriter, loc, total, mirror);
           Value incl = target.emitLaneGroupInclusiveScan(
               rewriter, loc, total, kind, l->laneBitBase(k), laneBits);
           Value prev = target.emitLaneShuffle(rewriter, loc, incl, prevLane);
-          Value first =
-              arith::CmpIOp::create(rewriter, loc, arith::CmpIPredicate::eq,
-                                    laneField, i32Const(rewriter, loc, 0));
+          Value first = arith::CmpIOp::create(
+              rewriter, loc, arith::CmpIPredicate::eq, laneField, firstField);
           line.laneExcl.push_back(
               arith::SelectOp::create(rewriter, loc, first, identity, prev));
           line.segTotal.push_back(
@@ -1422,9 +1483,10 @@ struct ScanPattern : public TilePattern<ScanOp> {
               i32Const(rewriter, loc, r));
           Value t = memref::LoadOp::create(
               rewriter, loc, lds, ValueRange{toIndex(rewriter, loc, at)});
-          Value before =
-              arith::CmpIOp::create(rewriter, loc, arith::CmpIPredicate::ult,
-                                    i32Const(rewriter, loc, w), waveK);
+          Value before = arith::CmpIOp::create(
+              rewriter, loc,
+              rev ? arith::CmpIPredicate::ugt : arith::CmpIPredicate::ult,
+              i32Const(rewriter, loc, w), waveK);
           mine = arith::SelectOp::create(
               rewriter, loc, before, emitCombine(rewriter, loc, kind, mine, t),
               mine);
@@ -1444,7 +1506,7 @@ struct ScanPattern : public TilePattern<ScanOp> {
         Value pre =
             emitCombine(rewriter, loc, kind, line.carry[r], line.laneExcl[r]);
         for (int64_t w = 0; w < inLane; ++w) {
-          idx[k] = r * inLane + w;
+          idx[k] = along(r, w);
           Value v;
           if (!op.getExclusive())
             v = emitCombine(rewriter, loc, kind, pre, line.local[r][w]);
@@ -1552,6 +1614,150 @@ struct GatherPattern : public TilePattern<GatherOp> {
   }
 };
 
+/// tile.histogram into LDS bins: the workgroup zeroes the bins, every lane
+/// adds its keys with LDS atomics, and each lane reads back the bins its
+/// result slots hold. Where the target has a vote for divergent code, the
+/// lanes of a wave that hit one bin combine first: the lowest pending lane
+/// names its bin, its peers are counted from the ballot, the lowest peer
+/// adds the count, and the peers leave the loop (one atomic per distinct
+/// bin of the wave instead of one per lane).
+struct HistogramPattern : public TilePattern<HistogramOp> {
+  using TilePattern::TilePattern;
+
+  static FailureOr<LdsNeed> ldsNeed(HistogramOp op, const TargetInfo &) {
+    LdsNeed n;
+    n.bytes = op.getType().getNumElements() * 4;
+    return n;
+  }
+
+  /// Adds one to `lds[bin]` for this lane when `valid` holds.
+  void emitAdd(OpBuilder &b, Location loc, Value lds, Value bin,
+               Value valid) const {
+    const TargetInfo &target = *state.target;
+    if (!target.hasActiveBallot()) {
+      scf::IfOp::create(b, loc, valid, [&](OpBuilder &bb, Location) {
+        memref::AtomicRMWOp::create(bb, loc, arith::AtomicRMWKind::addi,
+                                    i32Const(bb, loc, 1), lds,
+                                    ValueRange{toIndex(bb, loc, bin)});
+        scf::YieldOp::create(bb, loc);
+      });
+      return;
+    }
+    Type i1 = b.getI1Type(), i64 = b.getI64Type();
+    auto loop = scf::WhileOp::create(b, loc, TypeRange{i1}, ValueRange{valid});
+    Block *before = b.createBlock(&loop.getBefore(), {}, {i1}, {loc});
+    scf::ConditionOp::create(b, loc, before->getArgument(0),
+                             ValueRange{before->getArgument(0)});
+    b.createBlock(&loop.getAfter(), {}, {i1}, {loc});
+    // Only pending lanes are active here.
+    Value lead = target.emitReadFirstActiveLane(b, loc, bin);
+    Value peer =
+        arith::CmpIOp::create(b, loc, arith::CmpIPredicate::eq, bin, lead);
+    Value peers = target.emitActiveBallot(b, loc, peer);
+    Value lane = arith::ExtUIOp::create(b, loc, i64, emitLaneId(b, loc));
+    Value one = arith::ConstantIntOp::create(b, loc, i64, 1);
+    Value below = arith::SubIOp::create(
+        b, loc, arith::ShLIOp::create(b, loc, one, lane), one);
+    Value lowest =
+        arith::CmpIOp::create(b, loc, arith::CmpIPredicate::eq,
+                              arith::AndIOp::create(b, loc, peers, below),
+                              arith::ConstantIntOp::create(b, loc, i64, 0));
+    Value leader = arith::AndIOp::create(b, loc, peer, lowest);
+    scf::IfOp::create(b, loc, leader, [&](OpBuilder &bb, Location) {
+      Value count = arith::TruncIOp::create(
+          bb, loc, bb.getI32Type(), math::CtPopOp::create(bb, loc, peers));
+      memref::AtomicRMWOp::create(bb, loc, arith::AtomicRMWKind::addi, count,
+                                  lds, ValueRange{toIndex(bb, loc, bin)});
+      scf::YieldOp::create(bb, loc);
+    });
+    Value pending = arith::XOrIOp::create(
+        b, loc, peer, arith::ConstantIntOp::create(b, loc, i1, 1));
+    scf::YieldOp::create(b, loc, ValueRange{pending});
+    b.setInsertionPointAfter(loop);
+  }
+
+  LogicalResult
+  matchAndRewrite(HistogramOp op, OpAdaptor adaptor,
+                  ConversionPatternRewriter &rewriter) const override {
+    Location loc = op.getLoc();
+    auto keys = layoutOf(op, op.getKeys().getType());
+    auto res = layoutOf(op, op.getType());
+    if (failed(keys) || failed(res))
+      return failure();
+    int64_t bins = op.getType().getNumElements();
+    Type i32 = rewriter.getI32Type();
+    auto view = state.lds(rewriter, op, i32, bins);
+    if (failed(view))
+      return failure();
+    Value lds = *view;
+    KernelState &ks = state.of(op);
+    int64_t lanes = int64_t(ks.numWaves) * state.target->waveSize();
+    Value tid = arith::AddIOp::create(
+        rewriter, loc,
+        arith::MulIOp::create(
+            rewriter, loc, ks.wave,
+            i32Const(rewriter, loc, state.target->waveSize())),
+        ks.lane);
+    // Earlier readers of this space must be done before it is zeroed.
+    gpu::BarrierOp::create(rewriter, loc);
+    for (int64_t first = 0; first < bins; first += lanes) {
+      Value at = arith::AddIOp::create(rewriter, loc, tid,
+                                       i32Const(rewriter, loc, first));
+      auto store = [&](OpBuilder &b) {
+        memref::StoreOp::create(b, loc, i32Const(b, loc, 0), lds,
+                                ValueRange{toIndex(b, loc, at)});
+      };
+      if (first + lanes <= bins) {
+        store(rewriter);
+        continue;
+      }
+      Value inside =
+          arith::CmpIOp::create(rewriter, loc, arith::CmpIPredicate::ult, at,
+                                i32Const(rewriter, loc, bins));
+      scf::IfOp::create(rewriter, loc, inside, [&](OpBuilder &b, Location) {
+        store(b);
+        scf::YieldOp::create(b, loc);
+      });
+    }
+    gpu::BarrierOp::create(rewriter, loc);
+
+    Type keyType = op.getKeys().getType().getElementType();
+    Value limit = arith::ConstantIntOp::create(rewriter, loc, keyType, bins);
+    for (int64_t s = 0; s < keys->getNumElems(); ++s) {
+      Value key =
+          vector::ExtractOp::create(rewriter, loc, adaptor.getKeys(), s);
+      // Unsigned: negative keys are out of range too.
+      Value valid = arith::CmpIOp::create(
+          rewriter, loc, arith::CmpIPredicate::ult, key, limit);
+      if (adaptor.getMask())
+        valid = arith::AndIOp::create(
+            rewriter, loc, valid,
+            vector::ExtractOp::create(rewriter, loc, adaptor.getMask(), s));
+      // In range, so the bin fits i32; out-of-range keys are never used.
+      Value bin = key;
+      if (keyType.getIntOrFloatBitWidth() > 32)
+        bin = arith::TruncIOp::create(rewriter, loc, i32, key);
+      else if (keyType.getIntOrFloatBitWidth() < 32)
+        bin = arith::ExtUIOp::create(rewriter, loc, i32, key);
+      bin = arith::SelectOp::create(rewriter, loc, valid, bin,
+                                    i32Const(rewriter, loc, 0));
+      emitAdd(rewriter, loc, lds, bin, valid);
+    }
+    gpu::BarrierOp::create(rewriter, loc);
+
+    SmallVector<Value> base = laneBase(rewriter, loc, *res, ks.lane, ks.wave);
+    SmallVector<Value> out;
+    for (int64_t s = 0; s < res->getNumElems(); ++s) {
+      Value at = linearIndex(rewriter, loc, *res, base, s);
+      out.push_back(memref::LoadOp::create(
+          rewriter, loc, lds, ValueRange{toIndex(rewriter, loc, at)}));
+    }
+    rewriter.replaceOpWithNewOp<vector::FromElementsOp>(
+        op, getTypeConverter()->convertType(op.getType()), out);
+    return success();
+  }
+};
+
 /// LDS each op needs, from the pattern that lowers it.
 FailureOr<LdsNeed> ldsNeed(Operation *op, const TargetInfo &target) {
   return llvm::TypeSwitch<Operation *, FailureOr<LdsNeed>>(op)
@@ -1567,6 +1773,7 @@ FailureOr<LdsNeed> ldsNeed(Operation *op, const TargetInfo &target) {
       .Case([&](ReduceOp o) { return ReducePattern::ldsNeed(o, target); })
       .Case([&](ScanOp o) { return ScanPattern::ldsNeed(o, target); })
       .Case([&](GatherOp o) { return GatherPattern::ldsNeed(o, target); })
+      .Case([&](HistogramOp o) { return HistogramPattern::ldsNeed(o, target); })
       .Case([&](DotOp o) { return dotStagingNeed(o, target); })
       .Default([&](Operation *o) { return sharedMemoryLdsNeed(o, target); });
 }
@@ -1634,7 +1841,8 @@ struct ConvertTileToSimtPass
                  RelayoutPattern<ConvertLayoutOp>, RelayoutPattern<ReshapeOp>,
                  RelayoutPattern<TransposeOp>, PtrCastPattern, LoadPattern,
                  StorePattern, AtomicRMWPattern, ReducePattern, ScanPattern,
-                 GatherPattern>(tc, ctx, state);
+                 GatherPattern, HistogramPattern, AtomicCASPattern>(tc, ctx,
+                                                                    state);
     populateDotToSimtPatterns(tc, patterns, *info);
     populateSharedMemoryToSimtPatterns(tc, patterns, state);
     DotStagingContext staging;

@@ -31,7 +31,7 @@ const llvm::StringSet<> &allowedOps() {
       // math
       "math.exp", "math.exp2", "math.log", "math.log2", "math.sqrt",
       "math.rsqrt", "math.absf", "math.absi", "math.fma", "math.tanh",
-      "math.copysign", "math.ceil", "math.floor",
+      "math.copysign", "math.ceil", "math.floor", "math.ctpop",
       // vector
       "vector.load", "vector.store", "vector.broadcast", "vector.extract",
       "vector.insert", "vector.bitcast", "vector.shuffle",

@@ -671,6 +671,15 @@ public:
                                          encodingOf(reduce.getSrc())));
       return;
     }
+    if (auto hist = dyn_cast<HistogramOp>(op)) {
+      // The bins go through LDS, so the result takes its own layout; the
+      // mask goes with the keys.
+      if (hist.getMask() && isa<RankedTensorType>(hist.getMask().getType()))
+        requireEncoding(op, hist.getMaskMutable()[0],
+                        encodingOf(hist.getKeys()));
+      assignResult(op);
+      return;
+    }
     if (auto gather = dyn_cast<GatherOp>(op)) {
       // Each lane reads the elements its indices name, so the result lives
       // where the indices do; the source reaches LDS from any layout.

@@ -245,6 +245,19 @@ public:
     return arith::BitcastOp::create(b, loc, v.getType(), got);
   }
 
+  bool hasActiveBallot() const override { return true; }
+
+  Value emitActiveBallot(OpBuilder &b, Location loc,
+                         Value pred) const override {
+    // v_cmp writes only the active lanes' bits of the mask.
+    return ROCDL::BallotOp::create(b, loc, b.getI64Type(), pred);
+  }
+
+  Value emitReadFirstActiveLane(OpBuilder &b, Location loc,
+                                Value v) const override {
+    return ROCDL::ReadfirstlaneOp::create(b, loc, v.getType(), v);
+  }
+
 private:
   /// The value of lane (id ^ (1 << bit)), or with `lowerBitsReduced` any
   /// lane of the other half of the 2^(bit+1) group.

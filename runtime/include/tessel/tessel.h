@@ -236,6 +236,31 @@ TESSEL_API tessel_status tessel_paged_mqa_logits_metadata(
     int32_t split_tokens, int32_t num_cus, const tessel_tensor *schedule,
     tessel_stream stream);
 
+/* Top-k per row of the indexer (DESIGN.md 3.2), one workgroup per row.
+ *  logits       [R, L] float32, inner stride 1, row stride >= L.
+ *  context_lens [B] or [B, next_n] int32, contiguous, R = B * next_n; row
+ *               r = b*next_n + j sees its first len_r columns (the
+ *               paged_mqa_logits rule: 1-D lengths are causal inside the
+ *               next_n group), each length in [0, L].
+ *  next_n       1..8; with 2-D lengths it must equal their dim 1.
+ *  k            512, 1024 or 2048.
+ *  flags        TESSEL_TOPK_STABLE: ties at the k-th value go to the smaller
+ *               column (every variant is stable; the flag states the
+ *               requirement). TESSEL_TOPK_SORTED: not implemented yet (an
+ *               error).
+ *  indices      [R, k] int32, contiguous: the columns of the k largest
+ *               values among a row's first len_r (NaN ranks above +inf,
+ *               -0.0 equals +0.0), in no particular order; a row with
+ *               len_r < k holds 0..len_r-1 and then -1.
+ * On the emu device the lengths are checked before the launch; on GPUs they
+ * are in device memory and a length beyond [0, L] is clamped to it. */
+#define TESSEL_TOPK_STABLE 1u
+#define TESSEL_TOPK_SORTED 2u
+TESSEL_API tessel_status tessel_topk_per_row(
+    tessel_context *ctx, const tessel_tensor *logits,
+    const tessel_tensor *context_lens, int32_t next_n, int32_t k,
+    uint32_t flags, const tessel_tensor *indices, tessel_stream stream);
+
 /* The op registry, for bindings (e.g. the Python module): a JSON document
  * {"ops": [{"name", "index", "tensors": [{"name", "dtypes", "shapes",
  * "written", "allocatable"}], "options": [{"name", "default", "min", "max",

@@ -1,6 +1,6 @@
 // RUN: tessel-opt %s -split-input-file -verify-diagnostics
 // Checks that dot, reduce, scan, histogram, topk and grid_barrier reject
-// bad operand types and shapes, axes out of range, bad k and a non-i32
+// bad operand types and shapes, axes out of range, bad k or chunk and a non-i32
 // barrier counter.
 
 tile.kernel @dot_rank(%x: f32) {
@@ -208,37 +208,41 @@ tile.kernel @histogram_i64_bins(%x: i32) {
 
 // -----
 
-tile.kernel @topk_rank(%x: f32, %n: i32) {
-  %v = tile.splat %x : f32 -> tensor<8x1024xf32>
-  // expected-error @+1 {{'tile.topk' op values must be 1-D}}
-  %i = tile.topk %v, %n {k = 16 : i32} : tensor<8x1024xf32>, i32 -> tensor<16xi32>
+tile.kernel @topk_src_type(%x: !tile.ptr<f16>, %y: !tile.ptr<i32>, %o: i64, %n: i32) {
+  // expected-error @+1 {{'tile.topk' op source must be !tile.ptr<f32>, got '!tile.ptr<f16>'}}
+  tile.topk %x[%o], %n -> %y[%o] {k = 16 : i32, chunk = 1024 : i32} : !tile.ptr<f16>, !tile.ptr<i32>
   tile.return
 }
 
 // -----
 
-tile.kernel @topk_zero(%x: f32, %n: i32) {
-  %v = tile.splat %x : f32 -> tensor<1024xf32>
+tile.kernel @topk_dst_type(%x: !tile.ptr<f32>, %y: !tile.ptr<i64>, %o: i64, %n: i32) {
+  // expected-error @+1 {{'tile.topk' op destination must be !tile.ptr<i32>, got '!tile.ptr<i64>'}}
+  tile.topk %x[%o], %n -> %y[%o] {k = 16 : i32, chunk = 1024 : i32} : !tile.ptr<f32>, !tile.ptr<i64>
+  tile.return
+}
+
+// -----
+
+tile.kernel @topk_zero(%x: !tile.ptr<f32>, %y: !tile.ptr<i32>, %o: i64, %n: i32) {
   // expected-error @+1 {{'tile.topk' op k must be positive, got 0}}
-  %i = tile.topk %v, %n {k = 0 : i32} : tensor<1024xf32>, i32 -> tensor<0xi32>
+  tile.topk %x[%o], %n -> %y[%o] {k = 0 : i32, chunk = 1024 : i32} : !tile.ptr<f32>, !tile.ptr<i32>
   tile.return
 }
 
 // -----
 
-tile.kernel @topk_result(%x: f32, %n: i32) {
-  %v = tile.splat %x : f32 -> tensor<1024xf32>
-  // expected-error @+1 {{'tile.topk' op result must be tensor<16xi32>}}
-  %i = tile.topk %v, %n {k = 16 : i32} : tensor<1024xf32>, i32 -> tensor<32xi32>
+tile.kernel @topk_chunk(%x: !tile.ptr<f32>, %y: !tile.ptr<i32>, %o: i64, %n: i32) {
+  // expected-error @+1 {{'tile.topk' op chunk must be a positive power of two, got 1000}}
+  tile.topk %x[%o], %n -> %y[%o] {k = 16 : i32, chunk = 1000 : i32} : !tile.ptr<f32>, !tile.ptr<i32>
   tile.return
 }
 
 // -----
 
-tile.kernel @topk_n_type(%x: f32, %n: i64) {
-  %v = tile.splat %x : f32 -> tensor<1024xf32>
-  // expected-error @+1 {{'tile.topk' op operand #1 must be 32-bit signless integer, but got 'i64'}}
-  %i = tile.topk %v, %n {k = 16 : i32} : tensor<1024xf32>, i64 -> tensor<16xi32>
+tile.kernel @topk_n_type(%x: !tile.ptr<f32>, %y: !tile.ptr<i32>, %o: i64, %n: i64) {
+  // expected-error @+1 {{'tile.topk' op operand #2 must be 32-bit signless integer, but got 'i64'}}
+  "tile.topk"(%x, %o, %n, %y, %o) {k = 16 : i32, chunk = 1024 : i32} : (!tile.ptr<f32>, i64, i64, !tile.ptr<i32>, i64) -> ()
   tile.return
 }
 

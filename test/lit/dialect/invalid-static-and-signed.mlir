@@ -41,11 +41,10 @@ tile.kernel @k(%x: !tile.ptr<i32>) {
 
 // -----
 
-tile.kernel @k(%x: !tile.ptr<f32>, %n: i32) {
-  %r = tile.range 0 to 128 : tensor<128xi32>
-  %v = tile.load %x[%r] : !tile.ptr<f32>, tensor<128xi32> -> tensor<128xf32>
+tile.kernel @k(%x: !tile.ptr<f32>, %y: !tile.ptr<i32>, %n: i32) {
+  %o = arith.constant 0 : i64
   // expected-error @+1 {{'tile.topk' op k must be positive, got -4}}
-  %t = tile.topk %v, %n {k = -4 : i32} : tensor<128xf32>, i32 -> tensor<4xi32>
+  tile.topk %x[%o], %n -> %y[%o] {k = -4 : i32, chunk = 128 : i32} : !tile.ptr<f32>, !tile.ptr<i32>
   tile.return
 }
 

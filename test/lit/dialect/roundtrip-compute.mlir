@@ -53,7 +53,8 @@ tile.kernel @reductions(%x: f32, %i: i32) {
 // CHECK-SAME: %[[WS:[a-z0-9_]+]]: !tile.ptr<i32>,
 // CHECK-SAME: %[[N:[a-z0-9_]+]]: i32,
 // CHECK-SAME: %[[O:[a-z0-9_]+]]: i64,
-tile.kernel @select(%ws: !tile.ptr<i32>, %n: i32, %o: i64, %x: f32) {
+tile.kernel @select(%ws: !tile.ptr<i32>, %n: i32, %o: i64, %x: f32,
+                    %row: !tile.ptr<f32>) {
   // CHECK: %[[KEYS:.+]] = tile.range 0 to 1024 : tensor<1024xi32>
   %keys = tile.range 0 to 1024 : tensor<1024xi32>
   // CHECK: tile.histogram %[[KEYS]] : tensor<1024xi32> -> tensor<256xi32>
@@ -66,14 +67,10 @@ tile.kernel @select(%ws: !tile.ptr<i32>, %n: i32, %o: i64, %x: f32) {
   %k64 = arith.extsi %keys : tensor<1024xi32> to tensor<1024xi64>
   // CHECK: tile.histogram %{{.+}} : tensor<1024xi64> -> tensor<2048xi32>
   %h64 = tile.histogram %k64 : tensor<1024xi64> -> tensor<2048xi32>
-  // CHECK: %[[ROW:.+]] = tile.splat %{{.+}} : f32 -> tensor<8192xf32>
-  %row = tile.splat %x : f32 -> tensor<8192xf32>
-  // CHECK: tile.topk %[[ROW]], %[[N]] {k = 2048 : i32, stable} : tensor<8192xf32>, i32 -> tensor<2048xi32>
-  %idx = tile.topk %row, %n {k = 2048 : i32, stable} : tensor<8192xf32>, i32 -> tensor<2048xi32>
-  // CHECK: tile.topk %[[ROW]], %[[N]] {k = 16 : i32, sorted} : tensor<8192xf32>, i32 -> tensor<16xi32>
-  %ids = tile.topk %row, %n {k = 16 : i32, sorted} : tensor<8192xf32>, i32 -> tensor<16xi32>
-  // CHECK: tile.topk %[[KEYS]], %[[N]] {k = 4 : i32} : tensor<1024xi32>, i32 -> tensor<4xi32>
-  %idi = tile.topk %keys, %n {k = 4 : i32} : tensor<1024xi32>, i32 -> tensor<4xi32>
+  // CHECK: tile.topk %{{.+}}[%[[O]]], %[[N]] -> %[[WS]][%[[O]]] {chunk = 4096 : i32, k = 2048 : i32, stable} : !tile.ptr<f32>, !tile.ptr<i32>
+  tile.topk %row[%o], %n -> %ws[%o] {k = 2048 : i32, chunk = 4096 : i32, stable} : !tile.ptr<f32>, !tile.ptr<i32>
+  // CHECK: tile.topk {{.+}} {chunk = 1024 : i32, k = 16 : i32, sorted} : !tile.ptr<f32>, !tile.ptr<i32>
+  tile.topk %row[%o], %n -> %ws[%o] {k = 16 : i32, chunk = 1024 : i32, sorted} : !tile.ptr<f32>, !tile.ptr<i32>
   // CHECK: tile.grid_barrier %[[WS]][%[[O]]] : !tile.ptr<i32>, i64
   tile.grid_barrier %ws[%o] : !tile.ptr<i32>, i64
   // CHECK: tile.grid_barrier %[[WS]][%[[N]]] : !tile.ptr<i32>, i32

@@ -40,8 +40,9 @@ tile.kernel @generic(%p: !tile.ptr<f32> {tile.divisibility = 16 : i64},
   %a = tile.atomic_rmw add, %q[%r], %nv : !tile.ptr<i32>, tensor<256xi32>, tensor<256xi32>
   // CHECK: tile.scan add %[[NV]], 0 {exclusive, reverse} : tensor<256xi32>
   %s = tile.scan add %nv, 0 {exclusive, reverse} : tensor<256xi32>
-  // CHECK: tile.topk %[[V]], %[[N]] {k = 8 : i32, sorted, stable} : tensor<256xf32>, i32 -> tensor<8xi32>
-  %t = tile.topk %v, %n {k = 8 : i32, sorted, stable} : tensor<256xf32>, i32 -> tensor<8xi32>
+  // CHECK: tile.topk %[[P]][%{{.+}}], %[[N]] -> %[[Q]][%{{.+}}] {chunk = 256 : i32, k = 8 : i32, sorted, stable} : !tile.ptr<f32>, !tile.ptr<i32>
+  %o = arith.constant 0 : i64
+  tile.topk %p[%o], %n -> %q[%o] {k = 8 : i32, chunk = 256 : i32, sorted, stable} : !tile.ptr<f32>, !tile.ptr<i32>
   // CHECK: tile.convert_layout %[[V]] : tensor<256xf32> -> tensor<256xf32, #tile.blocked<{sizePerThread = [4], threadsPerWave = [64], wavesPerCTA = [1], order = [0]}>>
   %c = tile.convert_layout %v : tensor<256xf32> -> tensor<256xf32, #blocked>
   // GENERIC: "tile.return"() : () -> ()

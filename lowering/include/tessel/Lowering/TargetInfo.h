@@ -311,6 +311,27 @@ public:
   virtual mlir::Value emitLaneShuffle(mlir::OpBuilder &b, mlir::Location loc,
                                       mlir::Value v,
                                       mlir::Value srcLane) const = 0;
+
+  /// Whether SIMT IR has a vote for divergent code (emitActiveBallot and
+  /// emitReadFirstActiveLane), with which the lanes of a wave that update
+  /// the same shared-memory word combine before the atomic. Without it,
+  /// callers update lane by lane.
+  virtual bool hasActiveBallot() const { return false; }
+
+  /// The mask (one bit per lane of the wave, as i64) of the active lanes
+  /// whose i1 `pred` holds. Only called where hasActiveBallot().
+  virtual mlir::Value emitActiveBallot(mlir::OpBuilder &b, mlir::Location loc,
+                                       mlir::Value pred) const {
+    return {};
+  }
+
+  /// The 32-bit scalar `v` of the lowest active lane, in every lane. Only
+  /// called where hasActiveBallot().
+  virtual mlir::Value emitReadFirstActiveLane(mlir::OpBuilder &b,
+                                              mlir::Location loc,
+                                              mlir::Value v) const {
+    return {};
+  }
 };
 
 /// The instruction of `instrs` whose [M, N, K] is `shape` and whose operands

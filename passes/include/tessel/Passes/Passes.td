@@ -47,6 +47,77 @@ def TileSpecializeKnobs : Pass<"tile-specialize-knobs", "::mlir::ModuleOp"> {
   let dependentDialects = ["::mlir::arith::ArithDialect"];
 }
 
+def TileExpandRadixSelect : Pass<"tile-expand-radix-select", "::mlir::ModuleOp"> {
+  let summary = "Expands tile.topk into a radix select of histograms and scans";
+  let description = [{
+    Rewrites every `tile.topk` into tile ops that one program runs over its
+    row, `chunk` elements at a time (before layout assignment, so the
+    expansion gets layouts like hand-written tile IR):
+
+    - Keys: each f32 becomes an order-preserving u32 key (as i32 bits):
+      NaNs lose their sign bit (every NaN ranks above +inf), -0.0 becomes
+      +0.0, negative values are inverted and the others get the top bit.
+    - Rows with `n <= k` write `0..n-1` and then `-1`.
+    - Otherwise three digits, bits [21, 32), [10, 21) and [0, 10) of the
+      key. For each: a pass over the row builds the `tile.histogram`
+      (2048 bins) of the digit of the candidates (the elements whose
+      higher digits equal the threshold bins chosen so far); a suffix
+      `tile.scan {reverse}` gives, per bin, the candidates at or above it;
+      the threshold bin is the largest bin whose suffix count reaches the
+      number still needed (`tile.reduce max`). A second pass writes the
+      positions of the candidates above that bin straight to `dst`, at
+      offsets from an exclusive `tile.scan` of the selection flags plus
+      the count written so far.
+    - Early exit: when the threshold bin holds exactly the elements still
+      needed, they are written in the same pass and the remaining digits
+      are skipped. At the last digit the bin's elements have equal keys;
+      the first ones by index are taken, so ties always go to the smaller
+      index (the `stable` rule; without `stable` the same set is valid).
+
+    The candidates of the next digit are found again by reading the row
+    (the prefix match), not buffered. `sorted` is rejected.
+
+    Before:
+    ```mlir
+    tile.topk %x[%row], %n -> %out[%orow] {k = 2048 : i32, chunk = 4096 : i32}
+        : !tile.ptr<f32>, !tile.ptr<i32>
+    ```
+    After (abridged):
+    ```mlir
+    %n0 = arith.maxsi %n, %c0 : i32
+    %short = arith.cmpi sle, %n0, %c2048 : i32
+    scf.if %short {
+      ... tile.store (0..n-1, then -1) ...
+    } else {
+      %r:5 = scf.for %d = %c0 to %c3 step %c1 iter_args(%written = %c0,
+          %need = %c2048, %prefix = %c0, %pmask = %c0, %done = %false) -> ... {
+        %s:5 = scf.if %done -> ... { scf.yield ... } else {
+          %h = scf.for %c = ... iter_args(%acc = %zeros) -> (tensor<2048xi32>) {
+            %v = tile.load %x[%offs] mask(%in_row : tensor<4096xi1>) ...
+            ... keys, candidate mask, digit ...
+            %hc = tile.histogram %digit mask(%cand : tensor<4096xi1>)
+                : tensor<4096xi32> -> tensor<2048xi32>
+            %acc1 = arith.addi %acc, %hc : tensor<2048xi32>
+            scf.yield %acc1 : tensor<2048xi32>
+          }
+          %suffix = tile.scan add %h, 0 {reverse} : tensor<2048xi32>
+          %bin = tile.reduce max %first_reaching, 0 : tensor<2048xi32> -> i32
+          ...
+          %w = scf.for %c = ... iter_args(%p = %written, %seen = %c0) -> (i32, i32) {
+            ... %at = tile.scan add %sel_i32, 0 {exclusive} : tensor<4096xi32> ...
+            tile.store %idx, %out[%at64] mask(%sel : tensor<4096xi1>) ...
+          }
+          scf.yield %w#0, %take, %prefix1, %pmask1, %exact_or_last ...
+        }
+        scf.yield %s#0, %s#1, %s#2, %s#3, %s#4 ...
+      }
+    }
+    ```
+  }];
+  let dependentDialects = ["::mlir::arith::ArithDialect",
+                           "::mlir::scf::SCFDialect"];
+}
+
 def TileAssignLayouts : Pass<"tile-assign-layouts", "::mlir::ModuleOp"> {
   let summary = "Gives every tensor a distributed layout for a target";
   let description = [{

@@ -529,24 +529,36 @@ def Tile_HistogramOp : Tile_Op<"histogram", [Pure]> {
   let hasVerifier = 1;
 }
 
-def Tile_TopKOp : Tile_Op<"topk", [Pure]> {
-  let summary = "Indices of the k largest of the first n elements (radix select)";
+def Tile_TopKOp : Tile_Op<"topk", [MemoryEffects<[MemRead, MemWrite]>]> {
+  let summary = "Writes the indices of the k largest of a row's first n values (radix select)";
   let description = [{
-    Returns the positions of the `k` largest values among `values[0..n)`.
-    When `n < k` the result is `0..n-1` followed by `-1`. Order is
-    unspecified unless `sorted` (descending by value). With `stable`, ties
-    at the k-th value go to the smaller index, so every caller picks the
-    same set. `tile-expand-radix-select` lowers it to histograms, scans and
-    compaction over order-preserving integer keys.
+    Reads the f32 row `src[src_offset + i]` for `0 <= i < n` and writes the
+    positions `i` of its `k` largest values to `dst[dst_offset + j]`,
+    `0 <= j < k`. When `n <= k` the row is `0..n-1` followed by `-1`; a
+    negative `n` counts as 0. Order inside the row is unspecified unless
+    `sorted` (descending by value). With `stable`, ties at the k-th value go
+    to the smaller index, so every caller picks the same set.
+
+    Values are ordered as their order-preserving u32 keys: -0.0 equals
+    +0.0, and every NaN ranks above +inf.
+
+    The whole program (workgroup) computes one row; every lane must reach
+    the op. `chunk` is how many elements the program holds per step.
+    `tile-expand-radix-select` lowers it to histograms of key digits,
+    suffix scans and compaction (see that pass).
 
     ```mlir
-    %idx = tile.topk %row, %n {k = 2048 : i32, stable} : tensor<8192xf32>, i32 -> tensor<2048xi32>
+    tile.topk %logits[%row_off], %n -> %out[%out_off] {k = 2048 : i32, chunk = 4096 : i32, stable}
+        : !tile.ptr<f32>, !tile.ptr<i32>
     ```
   }];
-  let arguments = (ins Tile_Tensor:$values, I32:$n, I32Attr:$k,
-                       UnitAttr:$stable, UnitAttr:$sorted);
-  let results = (outs StaticShapeTensorOf<[I32]>:$result);
-  let assemblyFormat = "$values `,` $n attr-dict `:` type($values) `,` type($n) `->` type($result)";
+  let arguments = (ins Tile_PtrType:$src, I64:$src_offset, I32:$n,
+                       Tile_PtrType:$dst, I64:$dst_offset, I32Attr:$k,
+                       I32Attr:$chunk, UnitAttr:$stable, UnitAttr:$sorted);
+  let assemblyFormat = [{
+    $src `[` $src_offset `]` `,` $n `->` $dst `[` $dst_offset `]` attr-dict
+    `:` qualified(type($src)) `,` qualified(type($dst))
+  }];
   let hasVerifier = 1;
 }
 

@@ -1,0 +1,52 @@
+// Top-k per row of the sparse-attention indexer (DESIGN.md §3.2), variant
+// (a): one program (workgroup) per row, for many rows.
+//
+// Row r = b*next_n + j of `logits` (row stride `row_stride` elements) sees
+// its first len_r columns: len_r = context_lens[b] - next_n + j + 1 with
+// 1-D lengths (`lens_2d` = 0), context_lens[r] with 2-D lengths, clamped
+// to [0, cols]. indices[r, 0..k) gets the columns of the k largest of
+// them (tile.topk: a radix select over order-preserving keys, expanded by
+// tile-expand-radix-select); a row with len_r <= k holds 0..len_r-1 and
+// then -1. Ties go to the smaller column (stable), NaN ranks above +inf,
+// -0.0 equals +0.0; the order inside a row is unspecified.
+//
+// Knobs: `k` (512, 1024, 2048), the row of indices; `num_waves`, the
+// workgroup, which holds 256 elements per wave of a row per step (4 per
+// lane, one 16-byte load).
+{{let K = k}}
+{{let C = num_waves * 256}}
+tile.kernel @topk_per_row(
+    %logits: !tile.ptr<f32>,
+    %context_lens: !tile.ptr<i32>,
+    %indices: !tile.ptr<i32>,
+    %rows: i32,
+    %cols: i32,
+    %row_stride: i64,
+    %next_n: i32,
+    %lens_2d: i32) attributes {knobs = [
+      #tile.knob<"k" : i32 = 2048, values = [512, 1024, 2048]>,
+      #tile.knob<"num_waves" : i32 = 16, values = [4, 8, 16]>]} {
+  %c0 = arith.constant 0 : i32
+  %c1 = arith.constant 1 : i32
+  %k = tile.knob "k" : i32
+  %r = tile.program_id 0 : i32
+  %nn = arith.maxsi %next_n, %c1 : i32
+  %b = arith.divui %r, %nn : i32
+  %j = arith.remui %r, %nn : i32
+  %is2d = arith.cmpi ne, %lens_2d, %c0 : i32
+  %at = arith.select %is2d, %r, %b : i32
+  %l = tile.load %context_lens[%at] : !tile.ptr<i32>, i32 -> i32
+  %l1 = arith.subi %l, %nn : i32
+  %l2 = arith.addi %l1, %j : i32
+  %causal = arith.addi %l2, %c1 : i32
+  %len = arith.select %is2d, %l, %causal : i32
+  %len0 = arith.maxsi %len, %c0 : i32
+  %n = arith.minsi %len0, %cols : i32
+  %r64 = arith.extsi %r : i32 to i64
+  %src = arith.muli %r64, %row_stride : i64
+  %k64 = arith.extsi %k : i32 to i64
+  %dst = arith.muli %r64, %k64 : i64
+  tile.topk %logits[%src], %n -> %indices[%dst] {k = {{K}} : i32, chunk = {{C}} : i32, stable}
+      : !tile.ptr<f32>, !tile.ptr<i32>
+  tile.return
+}

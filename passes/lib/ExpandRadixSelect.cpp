@@ -1,0 +1,329 @@
+//===- ExpandRadixSelect.cpp - tile.topk to histograms and scans ----------===//
+//
+// Expands each tile.topk into a radix select over order-preserving u32 keys
+// (see the pass description in Passes.td): per digit, a histogram of the
+// candidates, a suffix scan that finds the threshold bin, and one pass that
+// writes out the elements above it; the threshold bin's elements are the
+// candidates of the next digit.
+//
+//===----------------------------------------------------------------------===//
+
+#include "tessel/Passes/Passes.h"
+
+#include "mlir/Dialect/Arith/IR/Arith.h"
+#include "mlir/Dialect/SCF/IR/SCF.h"
+#include "mlir/IR/Builders.h"
+
+namespace tessel {
+#define GEN_PASS_DEF_TILEEXPANDRADIXSELECT
+#include "tessel/Passes/Passes.h.inc"
+} // namespace tessel
+
+using namespace mlir;
+using namespace tessel;
+using namespace tessel::tile;
+
+namespace {
+
+/// Bins of every digit's histogram.
+constexpr int64_t kBins = 2048;
+
+/// The digits, most significant first: bits [shift, shift + width) of the
+/// key. 11 + 11 + 10 bits cover the u32 key.
+struct Digit {
+  int64_t shift, mask;
+};
+constexpr Digit kDigits[] = {{21, 0x7ff}, {10, 0x7ff}, {0, 0x3ff}};
+
+/// Builds the expansion of one tile.topk. Scalars are i32 unless named
+/// otherwise; tensors are 1-D of `chunk` elements or of kBins bins.
+class RadixSelectBuilder {
+public:
+  RadixSelectBuilder(TopKOp op)
+      : op(op), b(op), loc(op.getLoc()), chunk(op.getChunk()), k(op.getK()) {
+    i1 = b.getI1Type();
+    i32 = b.getI32Type();
+    i64 = b.getI64Type();
+  }
+
+  void build() {
+    Value n = arith::MaxSIOp::create(b, loc, op.getN(), c(0));
+    Value small =
+        arith::CmpIOp::create(b, loc, arith::CmpIPredicate::sle, n, c(k));
+    scf::IfOp::create(
+        b, loc, small,
+        [&](OpBuilder &, Location) {
+          writeShortRow(n);
+          scf::YieldOp::create(b, loc);
+        },
+        [&](OpBuilder &, Location) {
+          select(n);
+          scf::YieldOp::create(b, loc);
+        });
+    op.erase();
+  }
+
+private:
+  // ---- small helpers -------------------------------------------------
+  Value c(int64_t v, Type t = {}) {
+    return arith::ConstantIntOp::create(b, loc, t ? t : i32, v);
+  }
+  RankedTensorType vec(int64_t size, Type elem) {
+    return RankedTensorType::get({size}, elem);
+  }
+  Value splat(Value s, int64_t size) {
+    return SplatOp::create(b, loc, vec(size, s.getType()), s);
+  }
+  Value range(int64_t size) {
+    return RangeOp::create(b, loc, vec(size, i32), 0, size);
+  }
+  Value cmp(arith::CmpIPredicate p, Value x, Value y) {
+    return arith::CmpIOp::create(b, loc, p, x, y);
+  }
+  Value sum(Value t) {
+    return ReduceOp::create(b, loc, i32, CombineKind::add, t, 0);
+  }
+  Value exclusiveScan(Value t) {
+    auto kind = CombineKindAttr::get(b.getContext(), CombineKind::add);
+    return ScanOp::create(b, loc, t.getType(), kind, t, b.getI32IntegerAttr(0),
+                          b.getUnitAttr(), nullptr);
+  }
+  Value suffixScan(Value t) {
+    auto kind = CombineKindAttr::get(b.getContext(), CombineKind::add);
+    return ScanOp::create(b, loc, t.getType(), kind, t, b.getI32IntegerAttr(0),
+                          nullptr, b.getUnitAttr());
+  }
+  Value toI32(Value mask) {
+    return arith::ExtUIOp::create(
+        b, loc, vec(cast<RankedTensorType>(mask.getType()).getDimSize(0), i32),
+        mask);
+  }
+  /// `base` (i64) + the i32 offsets `t`, as i64 offsets.
+  Value offsets(Value base, Value t) {
+    Value wide = arith::ExtSIOp::create(b, loc, vec(chunk, i64), t);
+    return arith::AddIOp::create(b, loc, splat(base, chunk), wide);
+  }
+  void store(Value v, Value at, Value mask) {
+    StoreOp::create(b, loc, v, op.getDst(), offsets(op.getDstOffset(), at),
+                    mask, nullptr);
+  }
+  Value ceilChunks(Value n) {
+    Value up = arith::AddIOp::create(b, loc, n, c(chunk - 1));
+    return arith::DivUIOp::create(b, loc, up, c(chunk));
+  }
+
+  // ---- rows with n <= k: 0..n-1, then -1 ----------------------------
+  void writeShortRow(Value n) {
+    int64_t steps = (k + chunk - 1) / chunk;
+    for (int64_t s = 0; s < steps; ++s) {
+      Value idx = arith::AddIOp::create(b, loc, range(chunk),
+                                        splat(c(s * chunk), chunk));
+      Value inRow = cmp(arith::CmpIPredicate::slt, idx, splat(n, chunk));
+      Value v =
+          arith::SelectOp::create(b, loc, inRow, idx, splat(c(-1), chunk));
+      store(v, idx, cmp(arith::CmpIPredicate::slt, idx, splat(c(k), chunk)));
+    }
+  }
+
+  // ---- keys ------------------------------------------------------------
+  struct Chunk {
+    Value idx, inRow, key; // i32 positions, i1, u32 keys (as i32)
+  };
+
+  /// Loads chunk `ci` of the row and maps it to order-preserving keys:
+  /// NaNs lose their sign (every NaN ranks above +inf), -0.0 becomes +0.0,
+  /// negatives are inverted and non-negatives get the top bit.
+  Chunk loadChunk(Value ci, Value n) {
+    Chunk ch;
+    Value first = arith::MulIOp::create(b, loc, ci, c(chunk));
+    ch.idx = arith::AddIOp::create(b, loc, range(chunk), splat(first, chunk));
+    ch.inRow = cmp(arith::CmpIPredicate::slt, ch.idx, splat(n, chunk));
+    Value x = LoadOp::create(b, loc, vec(chunk, b.getF32Type()), op.getSrc(),
+                             offsets(op.getSrcOffset(), ch.idx), ch.inRow,
+                             Value(), nullptr, false);
+    Value u = arith::BitcastOp::create(b, loc, vec(chunk, i32), x);
+    Value mag = arith::AndIOp::create(b, loc, u, splat(c(0x7fffffff), chunk));
+    Value nan =
+        cmp(arith::CmpIPredicate::ugt, mag, splat(c(0x7f800000), chunk));
+    u = arith::SelectOp::create(b, loc, nan, mag, u);
+    Value negZero =
+        cmp(arith::CmpIPredicate::eq, u, splat(c(INT32_MIN), chunk));
+    u = arith::SelectOp::create(b, loc, negZero, splat(c(0), chunk), u);
+    Value neg = cmp(arith::CmpIPredicate::slt, u, splat(c(0), chunk));
+    Value flipped = arith::XOrIOp::create(b, loc, u, splat(c(-1), chunk));
+    Value lifted = arith::OrIOp::create(b, loc, u, splat(c(INT32_MIN), chunk));
+    ch.key = arith::SelectOp::create(b, loc, neg, flipped, lifted);
+    return ch;
+  }
+
+  /// What the current digit sees of a chunk: whether an element is still a
+  /// candidate (its key matches the digits fixed so far) and its digit.
+  struct DigitView {
+    Value candidate, digit;
+  };
+  DigitView viewDigit(const Chunk &ch, Value prefix, Value prefixMask,
+                      Value shift, Value mask) {
+    Value fixed =
+        arith::AndIOp::create(b, loc, ch.key, splat(prefixMask, chunk));
+    Value match = cmp(arith::CmpIPredicate::eq, fixed, splat(prefix, chunk));
+    DigitView v;
+    v.candidate = arith::AndIOp::create(b, loc, ch.inRow, match);
+    Value d = arith::ShRUIOp::create(b, loc, ch.key, splat(shift, chunk));
+    v.digit = arith::AndIOp::create(b, loc, d, splat(mask, chunk));
+    return v;
+  }
+
+  // ---- one digit -------------------------------------------------------
+  struct State {
+    Value written, need, prefix, prefixMask; // i32
+    Value done;                              // i1
+  };
+
+  /// Histogram of the candidates' digits over the whole row.
+  Value histogram(Value n, const State &s, Value shift, Value mask) {
+    Value zero = arith::ConstantOp::create(
+        b, loc,
+        DenseElementsAttr::get(vec(kBins, i32), b.getI32IntegerAttr(0)));
+    auto loop =
+        scf::ForOp::create(b, loc, c(0), ceilChunks(n), c(1), ValueRange{zero});
+    OpBuilder::InsertionGuard g(b);
+    b.setInsertionPointToStart(loop.getBody());
+    Chunk ch = loadChunk(loop.getInductionVar(), n);
+    DigitView dv = viewDigit(ch, s.prefix, s.prefixMask, shift, mask);
+    Value h =
+        HistogramOp::create(b, loc, vec(kBins, i32), dv.digit, dv.candidate);
+    Value acc = arith::AddIOp::create(b, loc, loop.getRegionIterArg(0), h);
+    scf::YieldOp::create(b, loc, acc);
+    return loop.getResult(0);
+  }
+
+  struct Threshold {
+    Value bin, above, inBin; // i32
+  };
+
+  /// The bin holding the need-th largest candidate (the largest bin whose
+  /// suffix count reaches `need`), the candidates above it and in it.
+  Threshold threshold(Value hist, Value need) {
+    Value suffix = suffixScan(hist);
+    Value bins = range(kBins);
+    Value reaches = cmp(arith::CmpIPredicate::sge, suffix, splat(need, kBins));
+    Value cand =
+        arith::SelectOp::create(b, loc, reaches, bins, splat(c(-1), kBins));
+    Threshold t;
+    t.bin = ReduceOp::create(b, loc, i32, CombineKind::max, cand, 0);
+    Value isT = cmp(arith::CmpIPredicate::eq, bins, splat(t.bin, kBins));
+    Value zero = splat(c(0), kBins);
+    Value aboveT = arith::SubIOp::create(b, loc, suffix, hist);
+    t.above = sum(arith::SelectOp::create(b, loc, isT, aboveT, zero));
+    t.inBin = sum(arith::SelectOp::create(b, loc, isT, hist, zero));
+    return t;
+  }
+
+  /// Writes the candidates above the threshold bin and, with `ties`, the
+  /// first `take` of the bin's (in index order) at consecutive positions
+  /// after `written`. Returns the new count written.
+  Value emit(Value n, const State &s, Value shift, Value mask,
+             const Threshold &t, Value take, Value ties) {
+    auto loop = scf::ForOp::create(b, loc, c(0), ceilChunks(n), c(1),
+                                   ValueRange{s.written, c(0)});
+    OpBuilder::InsertionGuard g(b);
+    b.setInsertionPointToStart(loop.getBody());
+    Value written = loop.getRegionIterArg(0), seen = loop.getRegionIterArg(1);
+    Chunk ch = loadChunk(loop.getInductionVar(), n);
+    DigitView dv = viewDigit(ch, s.prefix, s.prefixMask, shift, mask);
+    Value binV = splat(t.bin, chunk);
+    Value gt = arith::AndIOp::create(
+        b, loc, dv.candidate, cmp(arith::CmpIPredicate::sgt, dv.digit, binV));
+    Value eq = arith::AndIOp::create(
+        b, loc, dv.candidate, cmp(arith::CmpIPredicate::eq, dv.digit, binV));
+    Value eqI = toI32(eq);
+    Value rank =
+        arith::AddIOp::create(b, loc, exclusiveScan(eqI), splat(seen, chunk));
+    Value early = cmp(arith::CmpIPredicate::slt, rank, splat(take, chunk));
+    Value tie = arith::AndIOp::create(
+        b, loc, arith::AndIOp::create(b, loc, eq, early), splat(ties, chunk));
+    Value sel = arith::OrIOp::create(b, loc, gt, tie);
+    Value selI = toI32(sel);
+    Value at = arith::AddIOp::create(b, loc, exclusiveScan(selI),
+                                     splat(written, chunk));
+    store(ch.idx, at, sel);
+    Value written1 = arith::AddIOp::create(b, loc, written, sum(selI));
+    Value seen1 = arith::AddIOp::create(b, loc, seen, sum(eqI));
+    scf::YieldOp::create(b, loc, ValueRange{written1, seen1});
+    return loop.getResult(0);
+  }
+
+  /// One digit: histogram, threshold, emission. The threshold bin's
+  /// elements are all taken when they are exactly the ones still needed
+  /// (early exit) or, at the last digit, where they are equal keys, the
+  /// first ones by index (the stable rule).
+  State digitStep(Value n, const State &s, Value d) {
+    Value last = cmp(arith::CmpIPredicate::eq, d, c(2));
+    Value first = cmp(arith::CmpIPredicate::eq, d, c(0));
+    Value shift = arith::SelectOp::create(
+        b, loc, first, c(kDigits[0].shift),
+        arith::SelectOp::create(b, loc, last, c(kDigits[2].shift),
+                                c(kDigits[1].shift)));
+    Value mask = arith::SelectOp::create(b, loc, last, c(kDigits[2].mask),
+                                         c(kDigits[0].mask));
+    Value hist = histogram(n, s, shift, mask);
+    Threshold t = threshold(hist, s.need);
+    Value take = arith::SubIOp::create(b, loc, s.need, t.above);
+    Value exact = cmp(arith::CmpIPredicate::eq, t.inBin, take);
+    Value ties = arith::OrIOp::create(b, loc, last, exact);
+    State next;
+    next.written = emit(n, s, shift, mask, t, take, ties);
+    next.need = take;
+    next.prefix = arith::OrIOp::create(
+        b, loc, s.prefix, arith::ShLIOp::create(b, loc, t.bin, shift));
+    next.prefixMask = arith::OrIOp::create(
+        b, loc, s.prefixMask, arith::ShLIOp::create(b, loc, mask, shift));
+    next.done = ties;
+    return next;
+  }
+
+  void select(Value n) {
+    SmallVector<Value> init = {c(0), c(k), c(0), c(0), c(0, i1)};
+    auto loop =
+        scf::ForOp::create(b, loc, c(0), c(std::size(kDigits)), c(1), init);
+    OpBuilder::InsertionGuard g(b);
+    b.setInsertionPointToStart(loop.getBody());
+    auto args = loop.getRegionIterArgs();
+    State s{args[0], args[1], args[2], args[3], args[4]};
+    auto step = scf::IfOp::create(
+        b, loc, s.done,
+        [&](OpBuilder &, Location) { scf::YieldOp::create(b, loc, args); },
+        [&](OpBuilder &, Location) {
+          State t = digitStep(n, s, loop.getInductionVar());
+          scf::YieldOp::create(
+              b, loc,
+              ValueRange{t.written, t.need, t.prefix, t.prefixMask, t.done});
+        });
+    scf::YieldOp::create(b, loc, step.getResults());
+  }
+
+  TopKOp op;
+  OpBuilder b;
+  Location loc;
+  int64_t chunk, k;
+  Type i1, i32, i64;
+};
+
+struct ExpandRadixSelectPass
+    : public tessel::impl::TileExpandRadixSelectBase<ExpandRadixSelectPass> {
+  void runOnOperation() override {
+    SmallVector<TopKOp> ops;
+    getOperation().walk([&](TopKOp op) { ops.push_back(op); });
+    for (TopKOp op : ops) {
+      if (op.getSorted()) {
+        op.emitError("tile.topk with `sorted` is not expanded yet: the "
+                     "radix select writes its indices in no particular "
+                     "order");
+        return signalPassFailure();
+      }
+      RadixSelectBuilder(op).build();
+    }
+  }
+};
+
+} // namespace

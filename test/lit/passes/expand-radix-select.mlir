@@ -1,0 +1,31 @@
+// RUN: tessel-opt %s -tile-expand-radix-select | FileCheck %s
+// Checks that tile.topk becomes a radix select in tile ops: short rows
+// written as 0..n-1 then -1, and otherwise, per digit, a histogram of the
+// candidates' digits over 2048 bins, a suffix (reverse) scan of it, the
+// threshold bin by a max reduction, and the selected positions stored at
+// offsets from an exclusive scan of the selection.
+
+// CHECK-LABEL: tile.kernel @k(
+// CHECK-NOT: tile.topk
+// CHECK: %[[N:.+]] = arith.maxsi %{{.+}}, %{{.+}} : i32
+// CHECK: %[[SHORT:.+]] = arith.cmpi sle, %[[N]], %{{.+}} : i32
+// CHECK: scf.if %[[SHORT]] {
+// CHECK: arith.select %{{.+}}, %{{.+}}, %{{.+}} : tensor<1024xi1>, tensor<1024xi32>
+// CHECK: tile.store
+// CHECK: } else {
+// CHECK: scf.for {{.+}} -> (i32, i32, i32, i32, i1) : i32 {
+// CHECK: scf.for {{.+}} -> (tensor<2048xi32>) : i32 {
+// CHECK: tile.load %{{.+}} mask(%{{.+}} : tensor<1024xi1>) : !tile.ptr<f32>, tensor<1024xi64> -> tensor<1024xf32>
+// CHECK: arith.bitcast %{{.+}} : tensor<1024xf32> to tensor<1024xi32>
+// CHECK: tile.histogram %{{.+}} mask(%{{.+}} : tensor<1024xi1>) : tensor<1024xi32> -> tensor<2048xi32>
+// CHECK: tile.scan add %{{.+}}, 0 {reverse} : tensor<2048xi32>
+// CHECK: tile.reduce max %{{.+}}, 0 : tensor<2048xi32> -> i32
+// CHECK: scf.for {{.+}} -> (i32, i32) : i32 {
+// CHECK: tile.scan add %{{.+}}, 0 {exclusive} : tensor<1024xi32>
+// CHECK: tile.scan add %{{.+}}, 0 {exclusive} : tensor<1024xi32>
+// CHECK: tile.store %{{.+}}, %{{.+}}[%{{.+}}] mask(%{{.+}} : tensor<1024xi1>) : tensor<1024xi32>, !tile.ptr<i32>, tensor<1024xi64>
+tile.kernel @k(%x: !tile.ptr<f32>, %y: !tile.ptr<i32>, %n: i32, %o: i64) {
+  tile.topk %x[%o], %n -> %y[%o] {k = 512 : i32, chunk = 1024 : i32, stable}
+      : !tile.ptr<f32>, !tile.ptr<i32>
+  tile.return
+}

@@ -1,0 +1,300 @@
+//===- TopKKernelTest.cpp - topk_per_row on the emulator ------------------===//
+//
+// Compiles kernels_dsl/topk_per_row.mlir for gfx942 and gfx950 in-process,
+// runs it on the emulator and checks every row against the contract
+// (DESIGN.md 3.2) with an independent reference: a stable sort of the
+// row's columns by value (NaN largest, -0.0 equal to +0.0, ties by the
+// smaller column). Outputs are compared as sets: k distinct columns in
+// range, every selected value >= every unselected one, and (the kernel is
+// stable) exactly the reference's set. Rows with len_r <= k must hold
+// 0..len_r-1 then -1. The indices buffer holds exactly rows * k entries,
+// so a stray store fails the emulator's bounds check.
+//
+//===----------------------------------------------------------------------===//
+#include "TileKernel.h"
+
+#include <algorithm>
+#include <cmath>
+#include <cstdio>
+#include <fstream>
+#include <limits>
+#include <map>
+#include <random>
+#include <set>
+#include <sstream>
+#include <tuple>
+#include <vector>
+
+using namespace tessel::emu;
+using namespace tessel::emu::test;
+
+namespace {
+
+std::string readKernelSource() {
+  std::ifstream f(std::string(TESSEL_KERNELS_DSL_DIR) + "/topk_per_row.mlir");
+  std::stringstream ss;
+  ss << f.rdbuf();
+  return ss.str();
+}
+
+struct Compiled {
+  std::unique_ptr<Module> module;
+  std::string name;
+  Dim3 block{};
+};
+
+Compiled *compiled(const std::string &target, int64_t k, int64_t numWaves) {
+  static std::map<std::tuple<std::string, int64_t, int64_t>, Compiled> cache;
+  auto key = std::make_tuple(target, k, numWaves);
+  if (auto it = cache.find(key); it != cache.end())
+    return it->second.module ? &it->second : nullptr;
+  Compiled &c = cache[key];
+  std::string src = readKernelSource();
+  if (src.empty()) {
+    ADD_FAILURE() << "cannot read topk_per_row.mlir";
+    return nullptr;
+  }
+  std::unique_ptr<Module> emu = emulatorModuleFor(
+      src, "topk_per_row.mlir", target, {{"k", k}, {"num_waves", numWaves}});
+  if (!emu)
+    return nullptr;
+  auto names = emu->kernelNames();
+  auto bs = names.size() == 1 ? emu->knownBlockSize(names[0]) : std::nullopt;
+  if (!bs || !bs->has_value()) {
+    ADD_FAILURE() << "expected one kernel with a known block size";
+    return nullptr;
+  }
+  c.name = names[0];
+  c.block = **bs;
+  c.module = std::move(emu);
+  return &c;
+}
+
+struct Problem {
+  int batch = 1, nextN = 1, cols = 0;
+  int64_t stride = 0; // elements; >= cols
+  bool lens2d = false;
+  std::vector<int32_t> lens; // [batch] or [batch * nextN]
+  std::vector<float> logits; // [rows * stride]
+  int rows() const { return batch * nextN; }
+};
+
+/// len_r by the §3.1 rule, clamped to [0, cols].
+int rowLen(const Problem &p, int r) {
+  int b = r / p.nextN, j = r % p.nextN;
+  int64_t len = p.lens2d ? p.lens[r] : int64_t(p.lens[b]) - p.nextN + j + 1;
+  return (int)std::clamp<int64_t>(len, 0, p.cols);
+}
+
+/// a ranks above b: NaN above everything, then by value (-0.0 == +0.0).
+bool above(float a, float b) {
+  if (std::isnan(b))
+    return false;
+  if (std::isnan(a))
+    return true;
+  return a > b;
+}
+
+std::vector<int32_t> reference(const Problem &p, int r, int k) {
+  int n = rowLen(p, r);
+  std::vector<int32_t> cols(n);
+  for (int i = 0; i < n; ++i)
+    cols[i] = i;
+  const float *row = p.logits.data() + (size_t)r * p.stride;
+  std::stable_sort(cols.begin(), cols.end(),
+                   [&](int32_t x, int32_t y) { return above(row[x], row[y]); });
+  cols.resize(std::min(n, k));
+  return cols;
+}
+
+void checkRow(const Problem &p, int r, int k, const int32_t *got) {
+  SCOPED_TRACE("row " + std::to_string(r));
+  int n = rowLen(p, r);
+  if (n <= k) {
+    for (int i = 0; i < k; ++i)
+      ASSERT_EQ(got[i], i < n ? i : -1) << "at " << i << " of a row of " << n;
+    return;
+  }
+  const float *row = p.logits.data() + (size_t)r * p.stride;
+  std::vector<char> chosen(n, 0);
+  for (int i = 0; i < k; ++i) {
+    ASSERT_TRUE(got[i] >= 0 && got[i] < n)
+        << "index " << got[i] << " at " << i << " is outside the row of " << n;
+    ASSERT_FALSE(chosen[got[i]]) << "column " << got[i] << " chosen twice";
+    chosen[got[i]] = 1;
+  }
+  // Every selected value >= every unselected one.
+  int lowest = -1, highest = -1;
+  for (int i = 0; i < n; ++i) {
+    if (chosen[i] && (lowest < 0 || above(row[lowest], row[i])))
+      lowest = i;
+    if (!chosen[i] && (highest < 0 || above(row[i], row[highest])))
+      highest = i;
+  }
+  ASSERT_FALSE(above(row[highest], row[lowest]))
+      << "unselected column " << highest << " (" << row[highest]
+      << ") ranks above selected column " << lowest << " (" << row[lowest]
+      << ")";
+  // Stable: exactly the reference's set.
+  std::vector<int32_t> want = reference(p, r, k);
+  int missing = 0;
+  for (int32_t c : want)
+    if (!chosen[c] && missing++ < 4)
+      ADD_FAILURE() << "column " << c << " (" << row[c]
+                    << ") is in the stable top-k but not selected";
+  EXPECT_EQ(missing, 0);
+}
+
+void runCase(const std::string &what, const std::string &target, int k,
+             const Problem &p, int64_t numWaves = 16) {
+  SCOPED_TRACE(what + " on " + target + " k=" + std::to_string(k) +
+               " cols=" + std::to_string(p.cols));
+  Compiled *c = compiled(target, k, numWaves);
+  ASSERT_TRUE(c);
+  std::vector<int32_t> out((size_t)p.rows() * k, 0x7eadbeef);
+  std::vector<float> logits = p.logits;
+  std::vector<int32_t> lens = p.lens;
+  EXPECT_OK(c->module->launchArgs(
+      c->name, {(uint32_t)p.rows(), 1, 1}, c->block,
+      {KernelArg::buffer(logits.data(), (int64_t)logits.size()),
+       KernelArg::buffer(lens.data(), (int64_t)lens.size()),
+       KernelArg::buffer(out.data(), (int64_t)out.size()),
+       KernelArg::i32(p.rows()), KernelArg::i32(p.cols),
+       KernelArg::i64(p.stride), KernelArg::i32(p.nextN),
+       KernelArg::i32(p.lens2d ? 1 : 0)}));
+  for (int r = 0; r < p.rows(); ++r)
+    checkRow(p, r, k, out.data() + (size_t)r * k);
+}
+
+/// One row per entry of `lens` (1-D lengths, next_n = 1), values from
+/// `gen(column)`.
+template <typename Gen>
+Problem rowsOf(std::vector<int32_t> lens, int cols, Gen gen, int64_t pad = 0) {
+  Problem p;
+  p.batch = (int)lens.size();
+  p.cols = cols;
+  p.stride = cols + pad;
+  p.lens = std::move(lens);
+  p.logits.assign((size_t)p.rows() * p.stride,
+                  std::numeric_limits<float>::quiet_NaN());
+  for (int r = 0; r < p.rows(); ++r)
+    for (int i = 0; i < cols; ++i)
+      p.logits[(size_t)r * p.stride + i] = gen(r, i);
+  return p;
+}
+
+std::vector<std::string> targets() { return {"gfx942", "gfx950"}; }
+
+TEST(TopKPerRow, RandomRows) {
+  std::mt19937 rng(7);
+  std::normal_distribution<float> d(0.0f, 3.0f);
+  for (const std::string &t : targets()) {
+    Problem p =
+        rowsOf({5000, 3000, 700}, 5000, [&](int, int) { return d(rng); });
+    runCase("random", t, 512, p);
+  }
+}
+
+TEST(TopKPerRow, K2048) {
+  std::mt19937 rng(11);
+  std::uniform_real_distribution<float> d(-100.0f, 100.0f);
+  for (const std::string &t : targets()) {
+    Problem p = rowsOf({6000}, 6000, [&](int, int) { return d(rng); });
+    runCase("random", t, 2048, p);
+  }
+}
+
+// A long row: 10 chunks per digit pass.
+TEST(TopKPerRow, LongRow) {
+  std::mt19937 rng(19);
+  std::normal_distribution<float> d(0.0f, 1.0f);
+  Problem p = rowsOf({40000}, 40000, [&](int, int) { return d(rng); });
+  runCase("long", "gfx950", 2048, p);
+}
+
+TEST(TopKPerRow, K1024) {
+  std::mt19937 rng(12);
+  std::uniform_real_distribution<float> d(-1.0f, 1.0f);
+  Problem p = rowsOf({3000}, 3000, [&](int, int) { return d(rng); });
+  runCase("random", "gfx942", 1024, p);
+}
+
+// Few distinct values: the threshold falls inside a run of equal keys, so
+// the last digit picks the smaller columns.
+TEST(TopKPerRow, ManyTies) {
+  std::mt19937 rng(3);
+  std::uniform_int_distribution<int> d(0, 6);
+  for (const std::string &t : targets()) {
+    Problem p = rowsOf({4000, 4000}, 4000,
+                       [&](int, int) { return (float)d(rng) * 0.5f; });
+    runCase("ties", t, 512, p);
+  }
+}
+
+TEST(TopKPerRow, AllEqual) {
+  for (const std::string &t : targets()) {
+    Problem p = rowsOf({2000}, 2000, [](int, int) { return 1.25f; });
+    runCase("all equal", t, 512, p);
+  }
+}
+
+// +-inf, -0.0 against +0.0, denormals of both signs, NaN.
+TEST(TopKPerRow, SpecialValues) {
+  const float inf = std::numeric_limits<float>::infinity();
+  const float den = std::numeric_limits<float>::denorm_min();
+  std::vector<float> pool = {inf,
+                             -inf,
+                             -0.0f,
+                             0.0f,
+                             den,
+                             -den,
+                             den * 7.0f,
+                             -den * 3.0f,
+                             1e-30f,
+                             -1e-30f,
+                             std::numeric_limits<float>::quiet_NaN()};
+  std::mt19937 rng(5);
+  std::uniform_int_distribution<int> d(0, (int)pool.size() - 1);
+  for (const std::string &t : targets()) {
+    Problem p = rowsOf({3000}, 3000, [&](int, int) { return pool[d(rng)]; });
+    runCase("special", t, 512, p);
+  }
+}
+
+// Lengths 0, 1, k-1, k, k+1 and one past the row (clamped to cols).
+TEST(TopKPerRow, Lengths) {
+  std::mt19937 rng(9);
+  std::uniform_real_distribution<float> d(-5.0f, 5.0f);
+  for (const std::string &t : targets()) {
+    Problem p = rowsOf({0, 1, 511, 512, 513, -3, 900}, 800,
+                       [&](int, int) { return d(rng); });
+    runCase("lengths", t, 512, p);
+  }
+}
+
+// next_n = 3: 1-D lengths are causal inside the group, 2-D lengths are
+// read per row; rows padded to a larger stride.
+TEST(TopKPerRow, NextNAndStride) {
+  std::mt19937 rng(13);
+  std::uniform_real_distribution<float> d(-5.0f, 5.0f);
+  for (bool twoD : {false, true}) {
+    Problem p;
+    p.batch = 2, p.nextN = 3, p.cols = 1500, p.stride = 1536;
+    p.lens2d = twoD;
+    p.lens = twoD ? std::vector<int32_t>{1500, 600, 513, 1200, 0, 1499}
+                  : std::vector<int32_t>{1500, 514};
+    p.logits.resize((size_t)p.rows() * p.stride);
+    for (float &v : p.logits)
+      v = d(rng);
+    runCase(twoD ? "2-D lengths" : "1-D lengths", "gfx950", 512, p);
+  }
+}
+
+TEST(TopKPerRow, FewerWaves) {
+  std::mt19937 rng(17);
+  std::normal_distribution<float> d(0.0f, 1.0f);
+  Problem p = rowsOf({2500}, 2500, [&](int, int) { return d(rng); });
+  runCase("4 waves", "gfx942", 512, p, 4);
+}
+
+} // namespace

@@ -49,6 +49,8 @@ void tessel::buildTileToSimtPipeline(OpPassManager &pm,
   pm.addPass(createTileSpecializeKnobs(knobOptions));
   pm.addPass(createCanonicalizerPass());
   pm.addPass(createCSEPass());
+  // After the knob-guarded choice of the K load has folded away.
+  pm.addPass(createTilePreshuffleKV());
   pm.addPass(createTileAssignLayouts({target.name().str()}));
   pm.addPass(createConvertTileToSimt({target.name().str()}));
   pm.addPass(createReconcileUnrealizedCastsPass());

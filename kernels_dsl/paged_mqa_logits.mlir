@@ -76,7 +76,7 @@ tile.kernel @paged_mqa_logits(
       #tile.knob<"chunk_k" : i32 = 256, values = [64, 128, 256]>,
       #tile.knob<"num_waves" : i32 = 4, values = [1, 2, 4, 8]>,
       #tile.knob<"waves_per_eu" : i32 = 0, values = [0, 1, 2, 4]>,
-      #tile.knob<"preshuffle" : i32 = 0, values = [0]>,
+      #tile.knob<"preshuffle" : i32 = 0, values = [0, 1]>,
       #tile.knob<"persistent" : i32 = 0, values = [0]>]} {
   %fnuz = tile.knob "fp8_fnuz" : i1
   %H = tile.knob "heads" : i32
@@ -239,7 +239,11 @@ tile.kernel @paged_mqa_logits(
       iter_args(%kcur = %zk, %scur = %zs, %idsn = %ids0) -> (!k8, !scl, !tok) : i32 {
     // ---- K load (plain layout) -------------------------------------------
     // K of chunk c + 1 as [128, C] bytes (d, token) and its scales; every
-    // lane loads 16 contiguous bytes of one token row per access.
+    // lane loads 16 contiguous bytes of one token row per access. With
+    // preshuffle = 1 the value bytes of each block are stored
+    // [bs/16][128/16][16 tok][16 B]: the load takes the block start and
+    // the plain in-block offsets, and tile-preshuffle-kv addresses them
+    // (16 tokens of one 16-byte D group are then 256 contiguous bytes).
     %cn = arith.addi %c, %c1 : i32
     %tn0 = arith.muli %cn, %C : i32
     %tn0v = tile.splat %tn0 : i32 -> !tok
@@ -250,12 +254,29 @@ tile.kernel @paged_mqa_logits(
     %idsn64 = arith.extsi %idsn : !tok to !tok64
     %blkw = arith.muli %idsn64, %blockWordsv : !tok64
     %roww = arith.muli %inblk64, %c32v : !tok64
-    %rowWords = arith.addi %blkw, %roww : !tok64
-    %rowBytes = arith.muli %rowWords, %c4v : !tok64
-    %rb_1 = tile.expand_dims %rowBytes, 0 : !tok64 -> tensor<1x{{C}}xi64>
-    %rb = tile.broadcast %rb_1 : tensor<1x{{C}}xi64> -> !koff
-    %koff = arith.addi %rb, %dk : !koff
-    %knext = tile.load %kv[%koff] : !tile.ptr<i8>, !koff -> !k8
+    %preshuffle = tile.knob "preshuffle" : i32
+    %shuffled = arith.cmpi ne, %preshuffle, %c0 : i32
+    %knext = scf.if %shuffled -> (!k8) {
+      %baseBytes = arith.muli %blkw, %c4v : !tok64
+      %rowInBlk = arith.muli %roww, %c4v : !tok64
+      %bb_1 = tile.expand_dims %baseBytes, 0 : !tok64 -> tensor<1x{{C}}xi64>
+      %bb = tile.broadcast %bb_1 : tensor<1x{{C}}xi64> -> !koff
+      %ib_1 = tile.expand_dims %rowInBlk, 0 : !tok64 -> tensor<1x{{C}}xi64>
+      %ib = tile.broadcast %ib_1 : tensor<1x{{C}}xi64> -> !koff
+      %inoff = arith.addi %ib, %dk : !koff
+      %k = tile.load %kv[%inoff] block_base(%bb : !koff)
+          {data_layout = #tile<data_layout preshuffled>}
+          : !tile.ptr<i8>, !koff -> !k8
+      scf.yield %k : !k8
+    } else {
+      %rowWords = arith.addi %blkw, %roww : !tok64
+      %rowBytes = arith.muli %rowWords, %c4v : !tok64
+      %rb_1 = tile.expand_dims %rowBytes, 0 : !tok64 -> tensor<1x{{C}}xi64>
+      %rb = tile.broadcast %rb_1 : tensor<1x{{C}}xi64> -> !koff
+      %koff = arith.addi %rb, %dk : !koff
+      %k = tile.load %kv[%koff] : !tile.ptr<i8>, !koff -> !k8
+      scf.yield %k : !k8
+    }
     %sw0 = arith.addi %blkw, %scaleWordsv : !tok64
     %sw = arith.addi %sw0, %inblk64 : !tok64
     %snext = tile.load %kvf[%sw] : !tile.ptr<f32>, !tok64 -> !scl

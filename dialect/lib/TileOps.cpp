@@ -333,12 +333,47 @@ LogicalResult PtrCastOp::verify() {
   return success();
 }
 
+/// A preshuffled load reads [128, N] fp8 bytes of a paged K block; with
+/// `block_base` it names each element's block start in bytes.
+static LogicalResult verifyPreshuffled(LoadOp op) {
+  bool preshuffled =
+      op.getDataLayout() == tessel::tile::DataLayout::preshuffled;
+  Value base = op.getBlockBase();
+  if (base && !preshuffled)
+    return op.emitOpError("'block_base' needs data_layout = preshuffled");
+  if (!preshuffled)
+    return success();
+  auto type = dyn_cast<RankedTensorType>(op.getType());
+  if (!type || !type.getElementType().isInteger(8))
+    return op.emitOpError("a preshuffled load reads fp8 bytes: its result "
+                          "must be an i8 tile, got ")
+           << op.getType();
+  if (type.getRank() != 2 || type.getDimSize(0) != 128)
+    return op.emitOpError("a preshuffled tile must be [128, N] (D = 128 "
+                          "bytes along dimension 0, N tokens), got ")
+           << type;
+  if (!base)
+    return success();
+  auto baseType = cast<RankedTensorType>(base.getType());
+  if (!baseType.getElementType().isInteger(64))
+    return op.emitOpError("'block_base' must be an i64 tile (byte offsets), "
+                          "got ")
+           << baseType;
+  if (baseType != op.getOffsets().getType())
+    return op.emitOpError("'block_base' type ")
+           << baseType << " must equal the offsets type "
+           << op.getOffsets().getType();
+  return success();
+}
+
 LogicalResult LoadOp::verify() {
   Type offsets = getOffsets().getType();
   if (failed(verifyPointee(*this, "result", getType(), offsets,
                            getPtr().getType())))
     return failure();
   if (failed(verifyMask(*this, getMask(), offsets)))
+    return failure();
+  if (failed(verifyPreshuffled(*this)))
     return failure();
   if (Value other = getOther()) {
     if (!getMask())

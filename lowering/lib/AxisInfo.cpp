@@ -44,6 +44,70 @@ static AxisInfo splatOf(ArrayRef<int64_t> shape, int64_t div,
   return i;
 }
 
+/// a / p for a power of two p (unsigned division, or a logical shift right
+/// by log2 p): a run starting at a multiple of g = min(contiguity,
+/// divisibility, p) crosses no multiple of p within g elements, so the
+/// quotient is constant there. `r` holds the facts both operands give.
+static AxisInfo shiftedRight(const AxisInfo &a, int64_t p, AxisInfo r) {
+  for (unsigned d = 0; d < a.rank(); ++d) {
+    int64_t g = std::min(a.contiguity[d], std::min(a.divisibility[d], p));
+    r.contiguity[d] = 1;
+    r.constancy[d] = std::max(a.constancy[d], g);
+    r.divisibility[d] = a.contiguity[d] == 1 && a.divisibility[d] >= p
+                            ? a.divisibility[d] / p
+                            : 1;
+  }
+  if (a.constant)
+    r.constant = int64_t(uint64_t(*a.constant) / uint64_t(p));
+  return r;
+}
+
+/// a << s: every element is multiplied by 2^s, so runs of a are no longer
+/// contiguous (for s > 0) but stay constant where a is.
+static AxisInfo shiftedLeft(const AxisInfo &a, int64_t s, AxisInfo r) {
+  if (s == 0)
+    return a;
+  for (unsigned d = 0; d < a.rank(); ++d) {
+    r.contiguity[d] = 1;
+    r.constancy[d] = a.constancy[d];
+    r.divisibility[d] = a.elementDivisibility(d) >= (kMaxDivisibility >> s)
+                            ? kMaxDivisibility
+                            : a.elementDivisibility(d) << s;
+  }
+  if (a.constant)
+    r.constant = int64_t(uint64_t(*a.constant) << s);
+  return r;
+}
+
+/// a & m for a constant m. Inside a run of a aligned to g (g <= contiguity
+/// and divisibility) the elements differ only in their low log2(g) bits.
+/// With m's low t bits all set, runs aligned to min(g, 2^t) survive as
+/// runs; with m's low z bits clear, runs aligned to min(g, 2^z) collapse
+/// to one value, a multiple of 2^z.
+static AxisInfo maskedBy(const AxisInfo &a, int64_t m, AxisInfo r) {
+  int64_t ones = int64_t(1)
+                 << std::min<unsigned>(30, llvm::countr_one(uint64_t(m)));
+  int64_t zeros = m == 0 ? kMaxDivisibility
+                         : int64_t(1) << std::min<unsigned>(
+                               30, llvm::countr_zero(uint64_t(m)));
+  for (unsigned d = 0; d < a.rank(); ++d) {
+    int64_t g = std::min(a.contiguity[d], a.divisibility[d]);
+    r.constancy[d] = a.constancy[d];
+    if (ones > 1) {
+      r.contiguity[d] = std::min(g, ones);
+      r.divisibility[d] =
+          r.contiguity[d] > 1 ? r.contiguity[d] : a.elementDivisibility(d);
+    } else {
+      r.contiguity[d] = 1;
+      r.constancy[d] = std::max(r.constancy[d], std::min(g, zeros));
+      r.divisibility[d] = std::max(zeros, a.elementDivisibility(d));
+    }
+  }
+  if (a.constant)
+    r.constant = *a.constant & m;
+  return r;
+}
+
 AxisInfoAnalysis::AxisInfoAnalysis(FunctionOpInterface func) {
   for (auto [i, arg] : llvm::enumerate(func.getArguments()))
     if (auto d = func.getArgAttrOfType<IntegerAttr>(i, "tile.divisibility"))
@@ -194,28 +258,30 @@ AxisInfo AxisInfoAnalysis::compute(Value v) {
     if (isa<arith::DivUIOp, arith::RemUIOp>(def) && b.constant &&
         *b.constant > 0 && llvm::isPowerOf2_64(*b.constant)) {
       int64_t p = *b.constant;
-      bool rem = isa<arith::RemUIOp>(def);
+      if (isa<arith::DivUIOp>(def))
+        return shiftedRight(a, p, r);
       for (unsigned d = 0; d < rank; ++d) {
-        int64_t g = std::min(a.contiguity[d], std::min(a.divisibility[d], p));
-        if (rem) {
-          r.contiguity[d] = g;
-          r.divisibility[d] = std::min(a.divisibility[d], p);
-          r.constancy[d] = a.constancy[d];
-        } else {
-          r.contiguity[d] = 1;
-          r.constancy[d] = std::max(a.constancy[d], g);
-          r.divisibility[d] = a.contiguity[d] == 1 && a.divisibility[d] >= p
-                                  ? a.divisibility[d] / p
-                                  : 1;
-        }
+        r.contiguity[d] =
+            std::min(a.contiguity[d], std::min(a.divisibility[d], p));
+        r.divisibility[d] = std::min(a.divisibility[d], p);
+        r.constancy[d] = a.constancy[d];
       }
       if (both)
-        r.constant = rem ? int64_t(uint64_t(*a.constant) % uint64_t(p))
-                         : int64_t(uint64_t(*a.constant) / uint64_t(p));
+        r.constant = int64_t(uint64_t(*a.constant) % uint64_t(p));
       return r;
     }
+    if (auto shr = dyn_cast<arith::ShRUIOp>(def);
+        shr && b.constant && *b.constant >= 0 && *b.constant < 63)
+      return shiftedRight(a, int64_t(1) << *b.constant, r);
+    if (isa<arith::ShLIOp>(def) && b.constant && *b.constant >= 0 &&
+        *b.constant < 63)
+      return shiftedLeft(a, *b.constant, r);
+    if (isa<arith::AndIOp>(def) && (a.constant || b.constant)) {
+      bool maskIsB = b.constant.has_value();
+      return maskedBy(maskIsB ? a : b, maskIsB ? *b.constant : *a.constant, r);
+    }
     if (isa<arith::AndIOp, arith::OrIOp, arith::DivSIOp, arith::DivUIOp,
-            arith::RemUIOp, arith::CmpFOp>(def))
+            arith::RemUIOp, arith::CmpFOp, arith::ShRUIOp, arith::ShLIOp>(def))
       return r;
   }
   if (isa<arith::SelectOp>(def)) {

@@ -51,6 +51,8 @@ void tessel::buildTileToSimtPipeline(OpPassManager &pm,
   pm.addPass(createCSEPass());
   pm.addPass(createTileExpandRadixSelect());
   pm.addPass(createCanonicalizerPass());
+  // After the knob-guarded choice of the K load has folded away.
+  pm.addPass(createTilePreshuffleKV());
   pm.addPass(createTileAssignLayouts({target.name().str()}));
   pm.addPass(createConvertTileToSimt({target.name().str()}));
   pm.addPass(createReconcileUnrealizedCastsPass());

@@ -683,6 +683,9 @@ struct LoadPattern : public TilePattern<LoadOp> {
   LogicalResult
   matchAndRewrite(LoadOp op, OpAdaptor adaptor,
                   ConversionPatternRewriter &rewriter) const override {
+    if (op.getBlockBase())
+      return op.emitOpError("'block_base' is still present: run "
+                            "tile-preshuffle-kv before convert-tile-to-simt");
     Location loc = op.getLoc();
     Type elem = getElementTypeOrSelf(op.getType());
     Type stored = storageType(elem);

@@ -406,7 +406,9 @@ public:
     };
     kernel.walk([&](Operation *op) {
       if (auto load = dyn_cast<LoadOp>(op)) {
-        ask(load.getOffsets(), getElementTypeOrSelf(load.getType()));
+        // A preshuffled K tile is contiguous in memory along D (dim 0).
+        ask(load.getOffsets(), getElementTypeOrSelf(load.getType()),
+            isPreshuffled(load) ? 0 : -1);
       } else if (auto copy = dyn_cast<AsyncCopyGlobalToLocalOp>(op)) {
         // Runs along the buffer's fastest dimension stay contiguous in
         // shared memory too.
@@ -456,6 +458,25 @@ public:
     if (failed(relabelled))
       return {};
     return LinearEncodingAttr::get(ctx, *relabelled);
+  }
+
+  static bool isPreshuffled(LoadOp load) {
+    return load.getDataLayout() == tile::DataLayout::preshuffled;
+  }
+
+  /// A preshuffled K tile's layout: `enc` (the matrix operand layout when
+  /// the tile feeds a tile.dot) where each lane holds whole 16-byte D runs
+  /// (one contiguous load, in operand order), else the default layout with
+  /// D fastest; a user that wants another layout then converts.
+  Attribute pinPreshuffled(LoadOp load, Attribute enc) {
+    auto type = cast<RankedTensorType>(load.getType());
+    unsigned run = accessElems(type.getElementType());
+    FailureOr<DistributedLayout> l = DistributedLayout::get(
+        RankedTensorType::get(type.getShape(), type.getElementType(), enc));
+    if (succeeded(l) && l->getFastestDim() == 0 &&
+        l->getContiguousElems() % run == 0)
+      return enc;
+    return defaultFor(type.getShape(), run, /*fastest=*/0);
   }
 
   Attribute encodingFor(Value v) {
@@ -728,6 +749,8 @@ public:
       if (!isa<RankedTensorType>(load.getOffsets().getType()))
         return;
       Attribute enc = preferHint(op, encodingOf(load.getOffsets()));
+      if (isPreshuffled(load))
+        enc = pinPreshuffled(load, enc);
       requireEncoding(op, load.getOffsetsMutable(), enc);
       setEncoding(load.getResult(), enc);
       if (load.getMask())

@@ -425,8 +425,10 @@ double decodeFp8(uint8_t b, bool fnuz) {
   return (b & 0x80) ? -v : v;
 }
 
-/// One paged_mqa_logits call (DESIGN.md 3.1) on random data against a
-/// float64 reference: the -inf mask must be identical and calc_diff =
+/// One paged_mqa_logits call (DESIGN.md 3.1) over a preshuffled cache of
+/// 64-token blocks on random data against a float64 reference (which reads
+/// the same values in the plain layout): the -inf mask must be identical
+/// and calc_diff =
 /// 1 - 2*sum(xy)/sum(x^2+y^2) over the rest below 1e-3. Returns 1 on a
 /// mismatch, 0 when it passes or the device has no logits kernel.
 int runLogitsStage(tessel_context *ctx, bool fnuz, std::mt19937_64 &rng) {
@@ -456,6 +458,13 @@ int runLogitsStage(tessel_context *ctx, bool fnuz, std::mt19937_64 &rng) {
       memcpy(base + bs * kHeadDim + o * 4, &s, 4);
     }
   }
+  // What the device gets: each block's values in the preshuffled layout.
+  std::vector<uint8_t> shuffled = cache;
+  for (int64_t blk = 0; blk < numBlocks; ++blk)
+    for (int64_t o = 0; o < bs; ++o)
+      for (int64_t d = 0; d < kHeadDim; ++d)
+        shuffled[blk * bs * kRowBytes + valueOffset(true, o, d)] =
+            cache[blk * bs * kRowBytes + valueOffset(false, o, d)];
   std::vector<float> w(rows * H);
   for (float &x : w)
     x = static_cast<float>(normal(rng));
@@ -464,7 +473,7 @@ int runLogitsStage(tessel_context *ctx, bool fnuz, std::mt19937_64 &rng) {
       dl(ctx, lens.size() * 4), dt(ctx, tables.size() * 4),
       dout(ctx, rows * mml * 4);
   const std::pair<DevBuf *, const void *> uploads[] = {{&dq, q.data()},
-                                                       {&dc, cache.data()},
+                                                       {&dc, shuffled.data()},
                                                        {&dw, w.data()},
                                                        {&dl, lens.data()},
                                                        {&dt, tables.data()}};
@@ -484,11 +493,13 @@ int runLogitsStage(tessel_context *ctx, bool fnuz, std::mt19937_64 &rng) {
                 tl = tessel::tensor(dl.p, TESSEL_DTYPE_I32, {B}),
                 tt = tessel::tensor(dt.p, TESSEL_DTYPE_I32, {B, maxBlocks}),
                 to = tessel::tensor(dout.p, TESSEL_DTYPE_F32, {rows, mml});
-  printf("\npaged_mqa_logits: B=%d next_n=%d H=%d D=%d block=%d plain cache, "
+  printf("\npaged_mqa_logits: B=%d next_n=%d H=%d D=%d block=%d preshuffled "
+         "cache, "
          "contexts %d and %d, max_model_len %lld\n",
          B, nextN, H, kHeadDim, bs, lens[0], lens[1], (long long)mml);
   auto t0 = std::chrono::steady_clock::now();
-  if (tessel_paged_mqa_logits(ctx, &tq, &tc, &tw, &tl, &tt, mml, 0, &to,
+  if (tessel_paged_mqa_logits(ctx, &tq, &tc, &tw, &tl, &tt, mml,
+                              TESSEL_LOGITS_PRESHUFFLED, &to,
                               nullptr) != TESSEL_SUCCESS) {
     if (strstr(tessel_last_error(), "no code object")) {
       printf("  not run: %s\n", tessel_last_error());

@@ -28,12 +28,12 @@ tile.kernel @generic(%p: !tile.ptr<f32> {tile.divisibility = 16 : i64},
   %m = arith.cmpi slt, %r, %nv : tensor<256xi32>
   %z = arith.constant dense<0.0> : tensor<256xf32>
   // GENERIC: "tile.load"
-  // GENERIC-SAME: operandSegmentSizes = array<i32: 1, 1, 1, 1>
+  // GENERIC-SAME: operandSegmentSizes = array<i32: 1, 1, 0, 1, 1>
   // CHECK: %[[V:.+]] = tile.load %[[P]][%[[R]]] mask(%[[M]] : tensor<256xi1>) other(%{{.+}} : tensor<256xf32>) : !tile.ptr<f32>, tensor<256xi32> -> tensor<256xf32>
   %v = tile.load %p[%r] mask(%m : tensor<256xi1>) other(%z : tensor<256xf32>)
       : !tile.ptr<f32>, tensor<256xi32> -> tensor<256xf32>
   // GENERIC: "tile.load"
-  // GENERIC-SAME: operandSegmentSizes = array<i32: 1, 1, 0, 0>
+  // GENERIC-SAME: operandSegmentSizes = array<i32: 1, 1, 0, 0, 0>
   // CHECK: tile.load %[[P]][%[[R]]] : !tile.ptr<f32>, tensor<256xi32> -> tensor<256xf32>
   %v2 = tile.load %p[%r] : !tile.ptr<f32>, tensor<256xi32> -> tensor<256xf32>
   // CHECK: tile.atomic_rmw add, %[[Q]][%[[R]]], %[[NV]] : !tile.ptr<i32>, tensor<256xi32>, tensor<256xi32>

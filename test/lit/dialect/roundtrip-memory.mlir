@@ -43,9 +43,18 @@ tile.kernel @memory(%bytes: !tile.ptr<i8>, %p: !tile.ptr<f32>,
   %t = arith.constant true
   // CHECK: tile.load %[[I]][%[[O]]] mask(%{{.+}} : i1) other(%[[SC]] : i64) : !tile.ptr<i64>, i64 -> i64
   %scm = tile.load %ip[%o] mask(%t : i1) other(%sc : i64) : !tile.ptr<i64>, i64 -> i64
-  // CHECK: tile.load %[[F8]][%[[OFFS]]] {data_layout = #tile<data_layout preshuffled>} : !tile.ptr<f8E4M3FNUZ>, tensor<128xi64> -> tensor<128xf8E4M3FNUZ>
-  %pre = tile.load %f8[%offs] {data_layout = #tile<data_layout preshuffled>}
-      : !tile.ptr<f8E4M3FNUZ>, tensor<128xi64> -> tensor<128xf8E4M3FNUZ>
+  // A preshuffled K tile [128 bytes, 16 tokens], with and without a block
+  // base.
+  %offs_1 = tile.expand_dims %offs, 1 : tensor<128xi64> -> tensor<128x1xi64>
+  // CHECK: %[[KOFF:.+]] = tile.broadcast
+  %koff = tile.broadcast %offs_1 : tensor<128x1xi64> -> tensor<128x16xi64>
+  // CHECK: tile.load %[[BYTES]][%[[KOFF]]] {data_layout = #tile<data_layout preshuffled>} : !tile.ptr<i8>, tensor<128x16xi64> -> tensor<128x16xi8>
+  %pre = tile.load %bytes[%koff] {data_layout = #tile<data_layout preshuffled>}
+      : !tile.ptr<i8>, tensor<128x16xi64> -> tensor<128x16xi8>
+  // CHECK: tile.load %[[BYTES]][%[[KOFF]]] block_base(%[[KOFF]] : tensor<128x16xi64>) {data_layout = #tile<data_layout preshuffled>} : !tile.ptr<i8>, tensor<128x16xi64> -> tensor<128x16xi8>
+  %preb = tile.load %bytes[%koff] block_base(%koff : tensor<128x16xi64>)
+      {data_layout = #tile<data_layout preshuffled>}
+      : !tile.ptr<i8>, tensor<128x16xi64> -> tensor<128x16xi8>
   // CHECK: tile.load %[[F8]][%[[OFFS]]] {data_layout = #tile<data_layout plain>, volatile_} : !tile.ptr<f8E4M3FNUZ>, tensor<128xi64> -> tensor<128xf8E4M3FNUZ>
   %vol = tile.load %f8[%offs] {data_layout = #tile<data_layout plain>, volatile_}
       : !tile.ptr<f8E4M3FNUZ>, tensor<128xi64> -> tensor<128xf8E4M3FNUZ>
@@ -57,7 +66,7 @@ tile.kernel @memory(%bytes: !tile.ptr<i8>, %p: !tile.ptr<f32>,
   // CHECK: tile.store %[[SC]], %[[I]][%[[O]]] : i64, !tile.ptr<i64>, i64
   tile.store %sc, %ip[%o] : i64, !tile.ptr<i64>, i64
   // CHECK: tile.store %{{.+}}, %[[F8]][%[[OFFS]]] {data_layout = #tile<data_layout preshuffled>} : tensor<128xf8E4M3FNUZ>, !tile.ptr<f8E4M3FNUZ>, tensor<128xi64>
-  tile.store %pre, %f8[%offs] {data_layout = #tile<data_layout preshuffled>}
+  tile.store %vol, %f8[%offs] {data_layout = #tile<data_layout preshuffled>}
       : tensor<128xf8E4M3FNUZ>, !tile.ptr<f8E4M3FNUZ>, tensor<128xi64>
   tile.return
 }

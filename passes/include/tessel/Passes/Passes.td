@@ -118,6 +118,56 @@ def TileExpandRadixSelect : Pass<"tile-expand-radix-select", "::mlir::ModuleOp">
                            "::mlir::scf::SCFDialect"];
 }
 
+def TilePreshuffleKV : Pass<"tile-preshuffle-kv", "::mlir::ModuleOp"> {
+  let summary = "Addresses K tiles loaded from a preshuffled paged KV cache";
+  let description = [{
+    A preshuffled cache block stores its value bytes as
+    `[block_size/16][128/16][16 tokens][16 bytes]` (DESIGN.md §3.1): byte d
+    of token row o of the block lies at
+    `(o/16)*2048 + (d/16)*256 + (o%16)*16 + d%16` from the block start,
+    instead of `o*128 + d`. A `tile.load` with
+    `data_layout = #tile<data_layout preshuffled>` and a `block_base`
+    operand (the block start of each element, in bytes) takes the plain
+    in-block offsets `i = o*128 + d`; this pass rewrites its address to
+    `block_base + P(i)` with
+    `P(i) = (i & ~0x7f0) + ((i & 0x70) << 4) + (((i >> 7) & 15) << 4)`,
+    the bit permutation that moves d/16 (bits 4-6) above o%16 (bits 7-10)
+    and keeps d%16 and o/16 in place. The load keeps its `data_layout`
+    and loses `block_base`; `tile-assign-layouts` then gives it a layout
+    with 16 consecutive D bytes per lane (the MFMA kWidth-16 operand layout
+    when it feeds a `tile.dot`): each lane's 16 bytes are then contiguous in
+    memory, 16 tokens of one 16-byte D group are 256 contiguous bytes, and
+    the bytes land in operand order with no LDS and no conversion.
+
+    Mask and `other` are kept. The rewrite is target-independent and runs
+    after knob specialization and canonicalization (which fold a
+    knob-guarded choice between plain and preshuffled loads) and before
+    layout assignment.
+
+    Before:
+    ```mlir
+    %k = tile.load %kv[%inblock] block_base(%base : tensor<128x64xi64>)
+           {data_layout = #tile<data_layout preshuffled>}
+           : !tile.ptr<i8>, tensor<128x64xi64> -> tensor<128x64xi8>
+    ```
+    After:
+    ```mlir
+    %lo = arith.andi %inblock, %c_m2033 : tensor<128x64xi64>   // ~0x7f0
+    %dg = arith.andi %inblock, %c_112 : tensor<128x64xi64>     // 0x70
+    %dgs = arith.shli %dg, %c_4 : tensor<128x64xi64>
+    %row = arith.shrui %inblock, %c_7 : tensor<128x64xi64>
+    %tok = arith.andi %row, %c_15 : tensor<128x64xi64>
+    %toks = arith.shli %tok, %c_4 : tensor<128x64xi64>
+    %p0 = arith.addi %lo, %dgs : tensor<128x64xi64>
+    %p = arith.addi %p0, %toks : tensor<128x64xi64>
+    %addr = arith.addi %base, %p : tensor<128x64xi64>
+    %k = tile.load %kv[%addr] {data_layout = #tile<data_layout preshuffled>}
+           : !tile.ptr<i8>, tensor<128x64xi64> -> tensor<128x64xi8>
+    ```
+  }];
+  let dependentDialects = ["::mlir::arith::ArithDialect"];
+}
+
 def TileAssignLayouts : Pass<"tile-assign-layouts", "::mlir::ModuleOp"> {
   let summary = "Gives every tensor a distributed layout for a target";
   let description = [{

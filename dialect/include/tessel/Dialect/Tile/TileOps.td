@@ -261,21 +261,39 @@ def Tile_LoadOp : Tile_Op<"load", [MemoryEffects<[MemRead]>, AttrSizedOperandSeg
     false nothing is read and the result holds `other` (0 when absent).
     Offsets computed from loaded indices (for example a paged block table)
     make this a gather. `data_layout` declares how a paged KV block is
-    arranged in memory (`plain` or `preshuffled`); the preshuffle rewrite
-    uses it.
+    arranged in memory (`plain` or `preshuffled`).
+
+    A `preshuffled` load reads a K tile of shape [128, N] (D = 128 fp8
+    bytes along dimension 0, N tokens) as `i8` from blocks whose value
+    bytes are stored `[block_size/16][128/16][16 tokens][16 bytes]`
+    (DESIGN.md §3.1). With `block_base`, an i64 tile of the offsets' shape
+    holding the byte offset of each element's block, the offsets are the
+    plain in-block offsets `o * 128 + d` (token row o, byte d), and the
+    element read is `ptr[block_base + P(offsets)]`, where `P` moves byte d
+    of row o to `[o/16][d/16][o%16][d%16]`; `tile-preshuffle-kv` rewrites
+    the address. Without `block_base` the offsets already address the
+    preshuffled bytes, and the attribute asks layout assignment to keep 16
+    consecutive D bytes per lane (one 16-byte load in matrix-operand
+    order).
 
     ```mlir
     %v = tile.load %p[%offs] mask(%m : tensor<128xi1>) other(%z : tensor<128xf32>)
            : !tile.ptr<f32>, tensor<128xi64> -> tensor<128xf32>
+    %k = tile.load %kv[%inblock] block_base(%base : tensor<128x64xi64>)
+           {data_layout = #tile.data_layout<preshuffled>}
+           : !tile.ptr<i8>, tensor<128x64xi64> -> tensor<128x64xi8>
     ```
   }];
   let arguments = (ins Tile_PtrType:$ptr, Tile_Offsets:$offsets,
+                       Optional<Tile_IntTensor>:$block_base,
                        Optional<Tile_Mask>:$mask, Optional<Tile_Value>:$other,
                        OptionalAttr<Tile_DataLayoutAttr>:$data_layout,
                        UnitAttr:$volatile_);
   let results = (outs Tile_Value:$result);
   let assemblyFormat = [{
-    $ptr `[` $offsets `]` (`mask` `(` $mask^ `:` type($mask) `)`)?
+    $ptr `[` $offsets `]`
+    (`block_base` `(` $block_base^ `:` type($block_base) `)`)?
+    (`mask` `(` $mask^ `:` type($mask) `)`)?
     (`other` `(` $other^ `:` type($other) `)`)? attr-dict `:`
     qualified(type($ptr)) `,` type($offsets) `->` type($result)
   }];

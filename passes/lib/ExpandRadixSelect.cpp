@@ -139,7 +139,7 @@ private:
     ch.idx = arith::AddIOp::create(b, loc, range(chunk), splat(first, chunk));
     ch.inRow = cmp(arith::CmpIPredicate::slt, ch.idx, splat(n, chunk));
     Value x = LoadOp::create(b, loc, vec(chunk, b.getF32Type()), op.getSrc(),
-                             offsets(op.getSrcOffset(), ch.idx), ch.inRow,
+                             offsets(op.getSrcOffset(), ch.idx), /*block_base=*/Value(), ch.inRow,
                              Value(), nullptr, false);
     Value u = arith::BitcastOp::create(b, loc, vec(chunk, i32), x);
     Value mag = arith::AndIOp::create(b, loc, u, splat(c(0x7fffffff), chunk));

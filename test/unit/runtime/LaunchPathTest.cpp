@@ -35,6 +35,18 @@ void *operator new(size_t n) {
   throw std::bad_alloc();
 }
 void *operator new[](size_t n) { return operator new(n); }
+// The nothrow forms too (std::stable_sort's temporary buffer uses them), so
+// that every allocation and free meet the same allocator, ASan's included.
+void *operator new(size_t n, const std::nothrow_t &) noexcept {
+  if (gCounting.load(std::memory_order_relaxed))
+    gAllocations.fetch_add(1, std::memory_order_relaxed);
+  return malloc(n ? n : 1);
+}
+void *operator new[](size_t n, const std::nothrow_t &t) noexcept {
+  return operator new(n, t);
+}
+void operator delete(void *p, const std::nothrow_t &) noexcept { free(p); }
+void operator delete[](void *p, const std::nothrow_t &) noexcept { free(p); }
 void operator delete(void *p) noexcept { free(p); }
 void operator delete[](void *p) noexcept { free(p); }
 void operator delete(void *p, size_t) noexcept { free(p); }

@@ -1,5 +1,7 @@
 // fp8 paged MQA logits of the sparse-attention indexer (DESIGN.md §3.1),
-// split-grid variant over a plain-layout KV cache.
+// split-grid variant over a plain-layout KV cache. With persistent = 1 the
+// kernel is instead the persistent variant that reads the schedule of
+// paged_mqa_logits_metadata.mlir (its body is at the end of this file).
 //
 // Row r = b*next_n + j sees len_r tokens (1-D lengths: context_lens[b] -
 // next_n + j + 1; 2-D: context_lens[b*next_n + j]; clamped to
@@ -77,7 +79,7 @@ tile.kernel @paged_mqa_logits(
       #tile.knob<"num_waves" : i32 = 4, values = [1, 2, 4, 8]>,
       #tile.knob<"waves_per_eu" : i32 = 0, values = [0, 1, 2, 4]>,
       #tile.knob<"preshuffle" : i32 = 0, values = [0, 1]>,
-      #tile.knob<"persistent" : i32 = 0, values = [0]>]} {
+      #tile.knob<"persistent" : i32 = 0, values = [0, 1]>]} {
   %fnuz = tile.knob "fp8_fnuz" : i1
   %H = tile.knob "heads" : i32
   %R = tile.knob "rows_per_program" : i32
@@ -89,6 +91,11 @@ tile.kernel @paged_mqa_logits(
   %b = tile.program_id 1 : i32
   %g = tile.program_id 2 : i32
   %nsplit = tile.num_programs 0 : i32
+  // persistent = 1 runs the schedule-driven body at the end of the kernel;
+  // the split-grid body then computes no chunk and writes no tail, and
+  // canonicalization removes it.
+  %persistentKnob = tile.knob "persistent" : i32
+  %isPersistent = arith.cmpi ne, %persistentKnob, %c0 : i32
 
   // The rows of this program: j = j0 + i for i < R, masked at next_n.
   %j0 = arith.muli %g, %R : i32
@@ -131,7 +138,8 @@ tile.kernel @paged_mqa_logits(
   %cps = arith.divui %nchr, %nsplit : i32
   %cb = arith.muli %split, %cps : i32
   %ceRaw = arith.addi %cb, %cps : i32
-  %ce = arith.minsi %ceRaw, %nch : i32
+  %ceSplit = arith.minsi %ceRaw, %nch : i32
+  %ce = arith.select %isPersistent, %cb, %ceSplit : i32
 
   // Q [M, 128] and the weights [M] of all rows, once: row m*128 of q from
   // the program's first row on; rows of masked MTP rows are not read.
@@ -332,7 +340,9 @@ tile.kernel @paged_mqa_logits(
 
   // The -inf tail past the computed chunks: chunks nch + split,
   // nch + split + split_kv, ... up to max_model_len.
-  scf.if %tail {
+  %isSplitGrid = arith.cmpi eq, %persistentKnob, %c0 : i32
+  %splitTail = arith.andi %tail, %isSplitGrid : i1
+  scf.if %splitTail {
     %mmlr = arith.addi %max_model_len, %Cm1 : i32
     %ntot = arith.divui %mmlr, %C : i32
     %tb = arith.addi %nch, %split : i32
@@ -346,6 +356,285 @@ tile.kernel @paged_mqa_logits(
       %ooff = arith.addi %orowrc, %tok64 : !rc64
       tile.store %negInf, %out[%ooff] mask(%keep : !rcmask)
           : !logit, !tile.ptr<f32>, !rc64
+    }
+  }
+
+  // ---- Persistent variant (persistent = 1) ---------------------------------
+  // Program p of the grid (num_cus, 1, ceil(next_n / rows_per_program)) takes,
+  // for its row group g, the segments from schedule pair p up to pair p + 1
+  // (paged_mqa_logits_metadata: (batch, segment) start pairs), in (b, s)
+  // order. Segment s of batch b is the tokens [s*S, (s+1)*S) with S =
+  // split_tokens, of the batch's longest row as the metadata counts it, so
+  // batch b has nseg_b = ceil(len_b / S) segments. Per batch, Q and the
+  // weights of the group are loaded once; per segment the program does what
+  // a split of the split-grid variant does: the pipelined chunk loop over the
+  // segment's tokens below L (stores masked to the segment), then -inf for
+  // the rest of the segment and for every nseg_b-th chunk of the batch's tail
+  // past its last segment, so that the tail is spread over the batch's
+  // segments. A batch of length 0 has no segment in the schedule: the
+  // program whose first and last batches enclose it (program 0 from batch 0
+  // on, which names each such batch exactly once) runs it as one empty
+  // segment, whose tail is the whole row.
+  scf.if %isPersistent {
+    %c3 = arith.constant 3 : i32
+    %pat = arith.muli %split, %c2 : i32
+    %pat1 = arith.addi %pat, %c1 : i32
+    %pat2 = arith.addi %pat, %c2 : i32
+    %pat3 = arith.addi %pat, %c3 : i32
+    %bA = tile.load %schedule[%pat] : !tile.ptr<i32>, i32 -> i32
+    %sA = tile.load %schedule[%pat1] : !tile.ptr<i32>, i32 -> i32
+    %bZ = tile.load %schedule[%pat2] : !tile.ptr<i32>, i32 -> i32
+    %sZ = tile.load %schedule[%pat3] : !tile.ptr<i32>, i32 -> i32
+    %firstProg = arith.cmpi eq, %split, %c0 : i32
+    %bFrom = arith.select %firstProg, %c0, %bA : i32
+    %endsInside = arith.cmpi sgt, %sZ, %c0 : i32
+    %bZ1 = arith.addi %bZ, %c1 : i32
+    %bToRaw = arith.select %endsInside, %bZ1, %bZ : i32
+    %bTo = arith.minsi %bToRaw, %batch : i32
+    %segTok = arith.maxsi %split_tokens, %c1 : i32
+    scf.for %pb = %bFrom to %bTo step %c1 : i32 {
+      // The group's row lengths, as the split-grid variant computes them.
+      %pctx = tile.load %context_lens[%pb] : !tile.ptr<i32>, i32 -> i32
+      %pctxv = tile.splat %pctx : i32 -> !rows
+      %pl1a = arith.subi %pctxv, %nnv : !rows
+      %pl1b = arith.addi %pl1a, %jv : !rows
+      %pl1 = arith.addi %pl1b, %onev : !rows
+      %pbrow = arith.muli %pb, %next_n : i32
+      %pbrowv = tile.splat %pbrow : i32 -> !rows
+      // Rows past next_n read the batch's last row (rowOk drops them), so
+      // that the load needs only the 2-D mask, not one per row.
+      %nnm1v = arith.subi %nnv, %onev : !rows
+      %jin = arith.minsi %jv, %nnm1v : !rows
+      %pl2off = arith.addi %pbrowv, %jin : !rows
+      %pl2 = tile.load %context_lens[%pl2off] mask(%is2dv : !rmask)
+          : !tile.ptr<i32>, !rows -> !rows
+      %plRaw = arith.select %is2dv, %pl2, %pl1 : !rmask, !rows
+      %plPos = arith.maxsi %plRaw, %zerov : !rows
+      %plCap = arith.minsi %plPos, %mmlv : !rows
+      %plen = arith.select %rowOk, %plCap, %zerov : !rmask, !rows
+      %pL = tile.reduce max %plen, 0 : !rows -> i32
+
+      // len_b of the metadata: context_lens[b], or the longest of the
+      // batch's next_n rows (2-D); negative counts as 0; not clamped.
+      %jall = tile.range 0 to 8 : tensor<8xi32>
+      %nn8 = tile.splat %next_n : i32 -> tensor<8xi32>
+      %jallOk = arith.cmpi slt, %jall, %nn8 : tensor<8xi32>
+      %is2d8 = tile.splat %is2d : i1 -> tensor<8xi1>
+      %read8 = arith.andi %jallOk, %is2d8 : tensor<8xi1>
+      %pbrow8 = tile.splat %pbrow : i32 -> tensor<8xi32>
+      %at8 = arith.addi %pbrow8, %jall : tensor<8xi32>
+      %l8 = tile.load %context_lens[%at8] mask(%read8 : tensor<8xi1>)
+          : !tile.ptr<i32>, tensor<8xi32> -> tensor<8xi32>
+      %l2max = tile.reduce max %l8, 0 : tensor<8xi32> -> i32
+      %lb0 = arith.select %is2d, %l2max, %pctx : i32
+      %lenB = arith.maxsi %lb0, %c0 : i32
+      %segWhole = arith.divui %lenB, %segTok : i32
+      %segPart = arith.remui %lenB, %segTok : i32
+      %hasPart = arith.cmpi ne, %segPart, %c0 : i32
+      %hasPart32 = arith.extui %hasPart : i1 to i32
+      %nseg = arith.addi %segWhole, %hasPart32 : i32
+      %isFirstB = arith.cmpi eq, %pb, %bA : i32
+      %sFrom = arith.select %isFirstB, %sA, %c0 : i32
+      %isLastB = arith.cmpi eq, %pb, %bZ : i32
+      %sToSeg = arith.select %isLastB, %sZ, %nseg : i32
+      // A batch of length 0 (which this program encloses) runs as one empty
+      // segment: no tokens, and the whole row as its tail.
+      %emptyB = arith.cmpi eq, %nseg, %c0 : i32
+      %sTo = arith.select %emptyB, %c1, %sToSeg : i32
+      %segLen = arith.select %emptyB, %c0, %segTok : i32
+
+      // Q and the weights of the group's rows in this batch, once.
+      %pr0 = arith.addi %pbrow, %j0 : i32
+      %pr0H = arith.muli %pr0, %H : i32
+      %pr0H64 = arith.extsi %pr0H : i32 to i64
+      %pr0Hv = tile.splat %pr0H64 : i64 -> !mvec64
+      %pwrow = arith.addi %pr0Hv, %mr64 : !mvec64
+      %pwv = tile.load %weights[%pwrow] mask(%mOk : !mmask)
+          : !tile.ptr<f32>, !mvec64 -> !wvec
+      %pqrow = arith.muli %pwrow, %c128v : !mvec64
+      %pqrow_1 = tile.expand_dims %pqrow, 1 : !mvec64 -> tensor<{{M}}x1xi64>
+      %pqrow2 = tile.broadcast %pqrow_1 : tensor<{{M}}x1xi64> -> !qoff
+      %pqoff = arith.addi %pqrow2, %dq : !qoff
+      %pq8 = tile.load %q[%pqoff] mask(%qmask : !qmask) : !tile.ptr<i8>, !qoff -> !q8
+      %pw_1 = tile.expand_dims %pwv, 1 : !wvec -> tensor<{{M}}x1xf32>
+      %pwmc = tile.broadcast %pw_1 : tensor<{{M}}x1xf32> -> !acc
+
+      // Output rows and paging of this batch (as the split-grid variant).
+      %pr064 = arith.extsi %pr0 : i32 to i64
+      %pr0v = tile.splat %pr064 : i64 -> !rows64
+      %pgrow = arith.addi %pr0v, %ri64 : !rows64
+      %porow = arith.muli %pgrow, %ostride : !rows64
+      %porow_1 = tile.expand_dims %porow, 1 : !rows64 -> tensor<{{R}}x1xi64>
+      %porowrc = tile.broadcast %porow_1 : tensor<{{R}}x1xi64> -> !rc64
+      %plen_1 = tile.expand_dims %plen, 1 : !rows -> tensor<{{R}}x1xi32>
+      %plenrc = tile.broadcast %plen_1 : tensor<{{R}}x1xi32> -> !rc32
+      %pLm1 = arith.subi %pL, %c1 : i32
+      %plast = arith.maxsi %pLm1, %c0 : i32
+      %plastv = tile.splat %plast : i32 -> !tok
+      %pb64 = arith.extsi %pb : i32 to i64
+      %pbtRow = arith.muli %pb64, %bt_stride : i64
+      %pbtRowv = tile.splat %pbtRow : i64 -> !tok64
+
+      // The batch's tail past its segments: [nseg*S, max_model_len), in
+      // chunks; segment s writes chunks s, s + nseg, ...
+      %segEnd = arith.muli %nseg, %segTok : i32
+      %tailTok0 = arith.subi %max_model_len, %segEnd : i32
+      %tailTok = arith.maxsi %tailTok0, %c0 : i32
+      %tailTokr = arith.addi %tailTok, %Cm1 : i32
+      %ntail = arith.divui %tailTokr, %C : i32
+      %segStep = arith.maxsi %nseg, %c1 : i32
+      scf.for %ps = %sFrom to %sTo step %c1 : i32 {
+        // Tokens [st0, st1) of the segment; the chunks below L compute.
+        %st0 = arith.muli %ps, %segTok : i32
+        %st1a = arith.addi %st0, %segLen : i32
+        %st1 = arith.minsi %st1a, %max_model_len : i32
+        %stc = arith.minsi %st1, %pL : i32
+        %span0 = arith.subi %stc, %st0 : i32
+        %span = arith.maxsi %span0, %c0 : i32
+        %spanr = arith.addi %span, %Cm1 : i32
+        %pnc = arith.divui %spanr, %C : i32
+        %st1rc = tile.splat %st1 : i32 -> !rc32
+        %st0v = tile.splat %st0 : i32 -> !tok
+
+        // Block ids of the segment's first chunk; not read without one.
+        %psome = arith.cmpi sgt, %pnc, %c0 : i32
+        %psomev = tile.splat %psome : i1 -> tensor<{{C}}xi1>
+        %ptokf = arith.addi %st0v, %tr : !tok
+        %ptcf = arith.minsi %ptokf, %plastv : !tok
+        %pbif = arith.shrui %ptcf, %shiftv : !tok
+        %pbif64 = arith.extsi %pbif : !tok to !tok64
+        %pbtf = arith.addi %pbtRowv, %pbif64 : !tok64
+        %pids0 = tile.load %block_tables[%pbtf] mask(%psomev : tensor<{{C}}xi1>)
+            : !tile.ptr<i32>, !tok64 -> !tok
+
+        // The split-grid variant's pipeline over chunks k of the segment
+        // (tokens st0 + k*C): iteration k computes chunk k on what k - 1
+        // loaded, while chunk k + 1's K and scales and chunk k + 2's block
+        // ids are in flight; it starts at k = -1, which only loads.
+        %cm1 = arith.subi %c0, %c1 : i32
+        %pub = arith.select %psome, %pnc, %cm1 : i32
+        %ploop:3 = scf.for %k = %cm1 to %pub step %c1
+            iter_args(%pkcur = %zk, %pscur = %zs, %pidsn = %pids0) -> (!k8, !scl, !tok) : i32 {
+          %kn = arith.addi %k, %c1 : i32
+          %ktn0 = arith.muli %kn, %C : i32
+          %ktn0v = tile.splat %ktn0 : i32 -> !tok
+          %ktokr = arith.addi %ktn0v, %tr : !tok
+          %ktokn = arith.addi %st0v, %ktokr : !tok
+          %ktcn = arith.minsi %ktokn, %plastv : !tok
+          %kinblk = arith.andi %ktcn, %bsm1v : !tok
+          %kinblk64 = arith.extsi %kinblk : !tok to !tok64
+          %kidsn64 = arith.extsi %pidsn : !tok to !tok64
+          %kblkw = arith.muli %kidsn64, %blockWordsv : !tok64
+          %kroww = arith.muli %kinblk64, %c32v : !tok64
+          %pshuf = tile.knob "preshuffle" : i32
+          %pshuffled = arith.cmpi ne, %pshuf, %c0 : i32
+          %pknext = scf.if %pshuffled -> (!k8) {
+            %kbaseBytes = arith.muli %kblkw, %c4v : !tok64
+            %krowInBlk = arith.muli %kroww, %c4v : !tok64
+            %kbb_1 = tile.expand_dims %kbaseBytes, 0 : !tok64 -> tensor<1x{{C}}xi64>
+            %kbb = tile.broadcast %kbb_1 : tensor<1x{{C}}xi64> -> !koff
+            %kib_1 = tile.expand_dims %krowInBlk, 0 : !tok64 -> tensor<1x{{C}}xi64>
+            %kib = tile.broadcast %kib_1 : tensor<1x{{C}}xi64> -> !koff
+            %kinoff = arith.addi %kib, %dk : !koff
+            %kk = tile.load %kv[%kinoff] block_base(%kbb : !koff)
+                {data_layout = #tile<data_layout preshuffled>}
+                : !tile.ptr<i8>, !koff -> !k8
+            scf.yield %kk : !k8
+          } else {
+            %krowWords = arith.addi %kblkw, %kroww : !tok64
+            %krowBytes = arith.muli %krowWords, %c4v : !tok64
+            %krb_1 = tile.expand_dims %krowBytes, 0 : !tok64 -> tensor<1x{{C}}xi64>
+            %krb = tile.broadcast %krb_1 : tensor<1x{{C}}xi64> -> !koff
+            %kkoff = arith.addi %krb, %dk : !koff
+            %kk = tile.load %kv[%kkoff] : !tile.ptr<i8>, !koff -> !k8
+            scf.yield %kk : !k8
+          }
+          %ksw0 = arith.addi %kblkw, %scaleWordsv : !tok64
+          %ksw = arith.addi %ksw0, %kinblk64 : !tok64
+          %psnext = tile.load %kvf[%ksw] : !tile.ptr<f32>, !tok64 -> !scl
+
+          %knn = arith.addi %k, %c2 : i32
+          %ktnn0 = arith.muli %knn, %C : i32
+          %ktnn0v = tile.splat %ktnn0 : i32 -> !tok
+          %ktoknnr = arith.addi %ktnn0v, %tr : !tok
+          %ktoknn = arith.addi %st0v, %ktoknnr : !tok
+          %ktcnn = arith.minsi %ktoknn, %plastv : !tok
+          %kbinn = arith.shrui %ktcnn, %shiftv : !tok
+          %kbinn64 = arith.extsi %kbinn : !tok to !tok64
+          %kbtnn = arith.addi %pbtRowv, %kbinn64 : !tok64
+          %pidsnn = tile.load %block_tables[%kbtnn] : !tile.ptr<i32>, !tok64 -> !tok
+
+          %kcomputes = arith.cmpi sge, %k, %c0 : i32
+          scf.if %kcomputes {
+            %pacc = scf.if %fnuz -> (!acc) {
+              %qf = arith.bitcast %pq8 : !q8 to tensor<{{M}}x128xf8E4M3FNUZ>
+              %kf = arith.bitcast %pkcur : !k8 to tensor<128x{{C}}xf8E4M3FNUZ>
+              %r = tile.dot %qf, %kf, %zacc : tensor<{{M}}x128xf8E4M3FNUZ>, tensor<128x{{C}}xf8E4M3FNUZ> -> !acc
+              scf.yield %r : !acc
+            } else {
+              %qf = arith.bitcast %pq8 : !q8 to tensor<{{M}}x128xf8E4M3FN>
+              %kf = arith.bitcast %pkcur : !k8 to tensor<128x{{C}}xf8E4M3FN>
+              %r = tile.dot %qf, %kf, %zacc : tensor<{{M}}x128xf8E4M3FN>, tensor<128x{{C}}xf8E4M3FN> -> !acc
+              scf.yield %r : !acc
+            }
+            %prelu = arith.maxnumf %pacc, %zacc : !acc
+            %pwrelu = arith.mulf %prelu, %pwmc : !acc
+            %pw3 = tile.reshape %pwrelu : !acc -> !acc3
+            %psum = tile.reduce add %pw3, 1 : !acc3 -> !logit
+            %ps_1 = tile.expand_dims %pscur, 0 : !scl -> tensor<1x{{C}}xf32>
+            %psrc = tile.broadcast %ps_1 : tensor<1x{{C}}xf32> -> !logit
+            %plogit = arith.mulf %psum, %psrc : !logit
+            %kt0 = arith.muli %k, %C : i32
+            %kt1 = arith.addi %st0, %kt0 : i32
+            %kt0rc = tile.splat %kt1 : i32 -> !rc32
+            %ktok = arith.addi %kt0rc, %trrc : !rc32
+            %kinLen = arith.cmpi slt, %ktok, %plenrc : !rc32
+            %kval = arith.select %kinLen, %plogit, %negInf : !rcmask, !logit
+            %kinSeg = arith.cmpi slt, %ktok, %st1rc : !rc32
+            %kwanted = arith.ori %kinLen, %tailv : !rcmask
+            %kkeep0 = arith.andi %rowOkrc, %kinSeg : !rcmask
+            %kkeep = arith.andi %kkeep0, %kwanted : !rcmask
+            %ktok64 = arith.extsi %ktok : !rc32 to !rc64
+            %kooff = arith.addi %porowrc, %ktok64 : !rc64
+            tile.store %kval, %out[%kooff] mask(%kkeep : !rcmask)
+                : !logit, !tile.ptr<f32>, !rc64
+          }
+          scf.yield %pknext, %psnext, %pidsnn : !k8, !scl, !tok
+        }
+
+        scf.if %tail {
+          // -inf for the segment's chunks at or past L.
+          %sall0 = arith.subi %st1, %st0 : i32
+          %sall = arith.maxsi %sall0, %c0 : i32
+          %sallr = arith.addi %sall, %Cm1 : i32
+          %pncAll = arith.divui %sallr, %C : i32
+          scf.for %rc = %pnc to %pncAll step %c1 : i32 {
+            %rt0 = arith.muli %rc, %C : i32
+            %rt1 = arith.addi %st0, %rt0 : i32
+            %rt0rc = tile.splat %rt1 : i32 -> !rc32
+            %rtok = arith.addi %rt0rc, %trrc : !rc32
+            %rinSeg = arith.cmpi slt, %rtok, %st1rc : !rc32
+            %rkeep = arith.andi %rowOkrc, %rinSeg : !rcmask
+            %rtok64 = arith.extsi %rtok : !rc32 to !rc64
+            %rooff = arith.addi %porowrc, %rtok64 : !rc64
+            tile.store %negInf, %out[%rooff] mask(%rkeep : !rcmask)
+                : !logit, !tile.ptr<f32>, !rc64
+          }
+          // This segment's share of the batch's tail.
+          scf.for %tc = %ps to %ntail step %segStep : i32 {
+            %tt0 = arith.muli %tc, %C : i32
+            %tt1 = arith.addi %segEnd, %tt0 : i32
+            %tt0rc = tile.splat %tt1 : i32 -> !rc32
+            %ttok = arith.addi %tt0rc, %trrc : !rc32
+            %tinRow = arith.cmpi slt, %ttok, %mmlrc : !rc32
+            %tkeep = arith.andi %rowOkrc, %tinRow : !rcmask
+            %ttok64 = arith.extsi %ttok : !rc32 to !rc64
+            %tooff = arith.addi %porowrc, %ttok64 : !rc64
+            tile.store %negInf, %out[%tooff] mask(%tkeep : !rcmask)
+                : !logit, !tile.ptr<f32>, !rc64
+          }
+        }
+      }
     }
   }
   tile.return

@@ -135,9 +135,13 @@ Status loadEmbeddedBundle(tessel_context *ctx) {
 } // namespace tessel
 
 tessel_context::~tessel_context() {
-  for (tessel::OpState &st : ops)
+  for (tessel::OpState &st : ops) {
     if (st.workspace && device)
       (void)device->memFree(st.workspace);
+    for (const auto &w : st.streamWorkspaces)
+      if (device)
+        (void)device->memFree(w.data);
+  }
 }
 
 static tessel_status finish(const Status &s) {

@@ -9,6 +9,7 @@
 #include "tessel/bundle.h"
 
 #include <memory>
+#include <mutex>
 #include <shared_mutex>
 #include <vector>
 
@@ -33,10 +34,19 @@ struct Variant {
 struct OpState {
   TunedTable table;
   OpDispatch dispatch;
-  /// The op's device buffer (OpSpec::workspaceBytes), allocated when a
-  /// bundle brings its first variant, never on the launch path.
+  /// The op's device buffer (OpSpec::workspaceBytes) for the default (null)
+  /// stream, allocated when a bundle brings its first variant, never on the
+  /// launch path.
   void *workspace = nullptr;
   uint64_t workspaceBytes = 0;
+  /// One buffer of workspaceBytes per other stream, so that launches on two
+  /// streams never share one: allocated by the first launch on that stream
+  /// that needs it (under tessel_context::workspaceMu), then reused.
+  struct StreamWorkspace {
+    void *stream;
+    void *data;
+  };
+  std::vector<StreamWorkspace> streamWorkspaces;
 };
 
 } // namespace tessel
@@ -49,6 +59,7 @@ struct tessel_context {
   std::vector<std::unique_ptr<tessel::Bundle>> bundles;
   std::vector<std::unique_ptr<tessel::Variant>> variants;
   std::vector<tessel::OpState> ops; // one per opRegistry() entry
+  std::mutex workspaceMu;           // guards OpState::streamWorkspaces
   std::vector<std::string> warnings;
   ~tessel_context();
 };

@@ -974,11 +974,35 @@ OpPick pickAndPlan(const OpState &st, OpCall &c, uint32_t grid[3]) {
   return pick;
 }
 
-Status launchBound(tessel_context *ctx, OpCall &c, void *stream) {
-  const OpSpec &op = *c.op;
-  const OpState &st = ctx->ops[opIndex(op)];
+// The op's workspace for `stream`: the default stream's, or the stream's
+// own, allocated on its first launch here (not again: steady-state launches
+// allocate nothing).
+Status bindWorkspace(tessel_context *ctx, OpState &st, OpCall &c,
+                     void *stream) {
   c.workspace = st.workspace;
   c.workspaceBytes = st.workspaceBytes;
+  if (!stream || !st.workspace)
+    return Status::ok();
+  std::lock_guard<std::mutex> lock(ctx->workspaceMu);
+  for (const OpState::StreamWorkspace &w : st.streamWorkspaces)
+    if (w.stream == stream) {
+      c.workspace = w.data;
+      return Status::ok();
+    }
+  void *data = nullptr;
+  if (Status s = ctx->device->memAlloc(st.workspaceBytes, &data))
+    return s.prefix(std::string(c.op->name) +
+                    ": cannot allocate the stream's workspace: ");
+  st.streamWorkspaces.push_back({stream, data});
+  c.workspace = data;
+  return Status::ok();
+}
+
+Status launchBound(tessel_context *ctx, OpCall &c, void *stream) {
+  const OpSpec &op = *c.op;
+  OpState &st = ctx->ops[opIndex(op)];
+  if (Status s = bindWorkspace(ctx, st, c, stream))
+    return s;
   uint32_t grid[3];
   OpPick pick = pickAndPlan(st, c, grid);
   if (!pick.variant)

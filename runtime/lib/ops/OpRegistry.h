@@ -18,7 +18,8 @@
 // From it the registry derives validation (messages name the argument),
 // marshalling, the launch-ABI check at bundle load, table dispatch (exact,
 // nearest bucket, heuristic), logging, the C entry points and the JSON
-// description the Python binding reads. The launch path allocates nothing.
+// description the Python binding reads. The launch path allocates nothing
+// (but an op's workspace for a stream, on the first launch on that stream).
 //
 //===----------------------------------------------------------------------===//
 #ifndef TESSEL_RUNTIME_OPS_OPREGISTRY_H

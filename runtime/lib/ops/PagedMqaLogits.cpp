@@ -144,18 +144,41 @@ int64_t pickRows(const OpCall &c, const Variant *const *vs, size_t n) {
   return cover != INT64_MAX ? cover : fit ? fit : any;
 }
 
-// The documented heuristic (runtime/README.md): split-grid variants only;
-// rows_per_program by pickRows; chunk_k nearest to 64 for max_model_len <=
-// 4096, else to 256; waves_per_eu nearest to 2; the most num_waves; then
-// split_kv = clamp(ceil(2 * cu_num / (B * groups)), 1, ceil(max_model_len /
-// chunk_k)): about two waves of programs per CU, never more splits than
-// chunks.
+// Contexts from which a persistent variant is preferred (runtime/README.md):
+// below it the kernel is short enough that the schedule's extra launch
+// would cost more than the imbalance it removes.
+constexpr int64_t kPersistentMinContext = 16384;
+
+// Whether the persistent variants `vs` should serve the call: several
+// batches, fewer programs of row groups than CUs (the split-grid variant
+// must split rows, and splits of short rows finish early while those of
+// long rows still run), and long contexts. The lengths themselves are in
+// device memory, so unevenness is assumed wherever it can hurt.
+bool prefersPersistent(const OpCall &c, const Variant *const *vs, size_t n) {
+  if (n == 0 || c[B] < 2 || c[MaxModelLen] < kPersistentMinContext)
+    return false;
+  int64_t groups = ceilDiv(c[NextN], pickRows(c, vs, n));
+  return c[B] * groups < int64_t(std::max(c.cuNum, 1));
+}
+
+// The documented heuristic (runtime/README.md): persistent variants where
+// prefersPersistent says so (or where only they serve), else split-grid
+// ones; of those, rows_per_program by pickRows; chunk_k nearest to 64 for
+// max_model_len <= 4096, else to 256; waves_per_eu nearest to 2; the most
+// num_waves; then for a split-grid variant split_kv = clamp(ceil(2 *
+// cu_num / (B * groups)), 1, ceil(max_model_len / chunk_k)): about two
+// waves of programs per CU, never more splits than chunks.
 const Variant *heuristic(OpCall &c, const Variant *const *all, size_t n) {
-  const Variant *vs[kMaxHeuristicVariants];
-  size_t m = 0;
+  const Variant *plain[kMaxHeuristicVariants], *pers[kMaxHeuristicVariants];
+  size_t np = 0, nq = 0;
   for (size_t i = 0; i < n; ++i)
     if (all[i]->knob("persistent", 0) == 0)
-      vs[m++] = all[i];
+      plain[np++] = all[i];
+    else
+      pers[nq++] = all[i];
+  const bool persistent = np == 0 || prefersPersistent(c, pers, nq);
+  const Variant **vs = persistent ? pers : plain;
+  size_t m = persistent ? nq : np;
   if (m == 0)
     return nullptr;
   int64_t rpp = pickRows(c, vs, m);
@@ -175,6 +198,10 @@ const Variant *heuristic(OpCall &c, const Variant *const *all, size_t n) {
   for (size_t i = 1; i < m; ++i)
     if (vs[i]->knob("num_waves", 1) > best->knob("num_waves", 1))
       best = vs[i];
+  if (persistent) {
+    c.set(SplitKv, 1);
+    return best;
+  }
   int64_t groups = ceilDiv(c[NextN], rpp);
   int64_t split = ceilDiv(2 * int64_t(std::max(c.cuNum, 1)), c[B] * groups);
   split = std::min(split, std::max<int64_t>(1, ceilDiv(c[MaxModelLen], chunk)));

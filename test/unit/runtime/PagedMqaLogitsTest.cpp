@@ -322,6 +322,68 @@ TEST_F(Logits, PersistentRowLaunchesTheScheduleFirst) {
   rmdir(dir.c_str());
 }
 
+// Few rows (B * groups = 2 < 304 CUs) and a long context: the heuristic
+// takes a persistent variant, which runs the schedule kernel first.
+TEST_F(Logits, HeuristicPicksPersistentForFewRowsAndLongContexts) {
+  mml = 16384;
+  std::vector<float> big(B * N * mml);
+  out = makeTensor(big.data(), TESSEL_DTYPE_F32, {B * N, mml}, {mml, 1});
+  testing::internal::CaptureStderr();
+  tessel_config_set("TESSEL_LOG_TUNED_CONFIG", "1");
+  ASSERT_EQ(call(), TESSEL_SUCCESS) << tessel_last_error();
+  tessel_config_set("TESSEL_LOG_TUNED_CONFIG", "0");
+  std::string log = testing::internal::GetCapturedStderr();
+  std::vector<FakeLaunch> l = takeLaunches();
+  ASSERT_EQ(l.size(), 2u);
+  EXPECT_STREQ(l[0].kernel, "paged_mqa_logits_metadata");
+  EXPECT_STREQ(l[1].kernel, "paged_mqa_logits");
+  // rows_per_program 2 folds next_n = 2; chunk_k 256 past 4096 tokens.
+  EXPECT_NE(log.find("-> logits.h32.r2.c256.p0.s1"), std::string::npos) << log;
+  EXPECT_NE(log.find("rule=heuristic"), std::string::npos) << log;
+  EXPECT_EQ(l[1].grid[0], 304u);
+  EXPECT_EQ(l[1].grid[1], 1u);
+  EXPECT_EQ(l[1].grid[2], 1u);
+  // split_tokens = 256 * ceil(2 * 64 / (2 * 304)) = 256.
+  EXPECT_EQ(int32_t(l[1].params[43]), 256);
+  EXPECT_EQ(l[0].params[5], l[1].params[30]);
+
+  // At 8192 tokens, or with one batch, the split-grid variant serves.
+  mml = 8192;
+  out = makeTensor(big.data(), TESSEL_DTYPE_F32, {B * N, mml}, {mml, 1});
+  ASSERT_EQ(call(), TESSEL_SUCCESS) << tessel_last_error();
+  l = takeLaunches();
+  ASSERT_EQ(l.size(), 1u);
+  EXPECT_STREQ(l[0].kernel, "paged_mqa_logits");
+}
+
+// Each stream has its own schedule workspace: persistent launches on two
+// streams at once never share one; a stream keeps its workspace.
+TEST_F(Logits, PersistentLaunchesOnTwoStreamsUseTwoWorkspaces) {
+  mml = 16384;
+  std::vector<float> big(B * N * mml);
+  out = makeTensor(big.data(), TESSEL_DTYPE_F32, {B * N, mml}, {mml, 1});
+  // The emu device ignores streams: any handle stands for one.
+  tessel_stream s1 = reinterpret_cast<tessel_stream>(uintptr_t(0x1000));
+  tessel_stream s2 = reinterpret_cast<tessel_stream>(uintptr_t(0x2000));
+  uint64_t ws[4];
+  tessel_stream order[4] = {nullptr, s1, s2, s1};
+  for (int i = 0; i < 4; ++i) {
+    ASSERT_EQ(tessel_paged_mqa_logits(ctx, &q, &kv, &w, &cl, &bt, mml, 0, &out,
+                                      order[i]),
+              TESSEL_SUCCESS)
+        << tessel_last_error();
+    std::vector<FakeLaunch> l = takeLaunches();
+    ASSERT_EQ(l.size(), 2u);
+    EXPECT_EQ(l[0].params[5], l[1].params[30]); // written, then read
+    EXPECT_EQ(l[1].params[33], uint64_t(305 * 2));
+    ws[i] = l[1].params[30];
+  }
+  EXPECT_NE(ws[0], ws[1]);
+  EXPECT_NE(ws[0], ws[2]);
+  EXPECT_NE(ws[1], ws[2]);
+  EXPECT_EQ(ws[3], ws[1]);
+}
+
 TEST_F(Logits, EveryBadArgumentIsNamed) {
   expectBad([&] { q.dtype = TESSEL_DTYPE_FP8_E4M3FN; },
             "q: dtype fp8_e4m3fn is not the fp8 format of gfx942 "

@@ -1,0 +1,308 @@
+//===- PagedMqaLogitsPersistentTest.cpp - The persistent logits variant ---===//
+//
+// Compiles kernels_dsl/paged_mqa_logits.mlir with persistent = 1 for gfx942
+// and gfx950 in-process and runs it on the emulator over a schedule of the
+// paged_mqa_logits_metadata contract (DESIGN.md 3.3; an independent host
+// walk over the batches here), against the float64 reference of the
+// split-grid tests:
+//   out[r, t] = kscale[t] * sum_h relu(q[r,h,:] . k[t,:]) * w[r,h]
+// on the values the fp8 bytes encode in the target's format. The -inf
+// positions must be exactly t in [len_r, max_model_len) (with write_tail;
+// without it they stay untouched), the padding past max_model_len stays
+// untouched, and calc_diff = 1 - 2 sum(xy) / sum(x^2 + y^2) < 1e-3 over the
+// rest. The cases cover uneven lengths, batches of length 0 (leading,
+// inside and trailing), 1-D and 2-D lengths, next_n 1, 2 and 3, blocks 1,
+// 16 and 64, split_tokens below, equal to and not a multiple of chunk_k,
+// and num_cus below and above the number of segments.
+//
+//===----------------------------------------------------------------------===//
+#include "Fp8Ref.h"
+#include "TestUtil.h"
+#include "TileKernel.h"
+
+#include "mlir/IR/MLIRContext.h"
+
+#include <algorithm>
+#include <chrono>
+#include <cmath>
+#include <fstream>
+#include <map>
+#include <numeric>
+#include <random>
+#include <sstream>
+#include <vector>
+
+using namespace tessel::emu;
+using namespace tessel::emu::test;
+
+namespace {
+
+constexpr int kD = 128;
+constexpr int kTokenBytes = kD + 4;
+
+struct Variant {
+  std::string target;
+  int heads, rows, chunk, waves;
+  std::string name() const {
+    return target + "_h" + std::to_string(heads) + "_r" + std::to_string(rows) +
+           "_c" + std::to_string(chunk) + "_w" + std::to_string(waves);
+  }
+};
+
+Module *compiled(const Variant &v) {
+  static std::map<std::string, std::unique_ptr<Module>> cache;
+  auto &slot = cache[v.name()];
+  if (slot)
+    return slot.get();
+  std::ifstream f(std::string(TESSEL_KERNELS_DSL_DIR) +
+                  "/paged_mqa_logits.mlir");
+  std::stringstream ss;
+  ss << f.rdbuf();
+  slot = emulatorModuleFor(ss.str(), "paged_mqa_logits.mlir", v.target,
+                           {{"heads", v.heads},
+                            {"rows_per_program", v.rows},
+                            {"chunk_k", v.chunk},
+                            {"num_waves", v.waves},
+                            {"preshuffle", 0},
+                            {"persistent", 1}});
+  return slot.get();
+}
+
+struct Problem {
+  int batch, nextN, blockSize;
+  std::vector<int> lens; // per batch (1-D) or per row (2-D)
+  bool lens2d;
+  int maxModelLen;
+  int64_t outStride;
+  int splitTokens;
+  int numCus;
+  bool writeTail;
+  unsigned seed;
+};
+
+/// The schedule of DeepGEMM's get_paged_mqa_logits_metadata contract, by a
+/// serial walk: batch b has ceil(len_b / split) segments (len_b its longest
+/// row, 1-D: context_lens[b]); unit i starts at global segment i*q +
+/// min(i, rem) of S, as (batch, segment in the batch); S itself and the
+/// sentinel are (batch, 0).
+std::vector<int32_t> referenceSchedule(const Problem &p) {
+  std::vector<int64_t> segs(p.batch);
+  int64_t total = 0;
+  for (int b = 0; b < p.batch; ++b) {
+    int64_t len = 0;
+    for (int j = 0; j < (p.lens2d ? p.nextN : 1); ++j)
+      len = std::max<int64_t>(len, p.lens[b * (p.lens2d ? p.nextN : 1) + j]);
+    segs[b] = (len + p.splitTokens - 1) / p.splitTokens;
+    total += segs[b];
+  }
+  std::vector<int32_t> out(size_t(p.numCus + 1) * 2);
+  const int64_t q = total / p.numCus, rem = total % p.numCus;
+  for (int i = 0; i <= p.numCus; ++i) {
+    int64_t g = i == p.numCus ? total : i * q + std::min<int64_t>(i, rem);
+    int64_t b = 0, before = 0;
+    while (b < p.batch && before + segs[b] <= g)
+      before += segs[b++];
+    out[2 * i] = int32_t(b);
+    out[2 * i + 1] = int32_t(b < p.batch ? g - before : 0);
+  }
+  return out;
+}
+
+int rowLen(const Problem &p, int b, int j) {
+  int len = p.lens2d ? p.lens[b * p.nextN + j] : p.lens[b] - p.nextN + j + 1;
+  return std::clamp(len, 0, p.maxModelLen);
+}
+
+double runProblem(const Variant &v, const Problem &p) {
+  SCOPED_TRACE(
+      "B=" + std::to_string(p.batch) + " next_n=" + std::to_string(p.nextN) +
+      " block=" + std::to_string(p.blockSize) + " split_tokens=" +
+      std::to_string(p.splitTokens) + " num_cus=" + std::to_string(p.numCus) +
+      (p.lens2d ? " 2-D" : " 1-D") + (p.writeTail ? " tail" : " no-tail"));
+  Module *mod = compiled(v);
+  if (!mod)
+    return 0;
+  const int H = v.heads, R = p.batch * p.nextN;
+  Fp8Ref fp8{v.target == "gfx942"};
+  std::mt19937 rng(p.seed);
+  std::uniform_real_distribution<double> wv(-1.0, 1.0), sv(0.01, 0.2);
+  std::vector<uint8_t> codes;
+  for (int c = 0; c < 256; ++c)
+    if (std::fabs(fp8.value(c)) <= 2.0)
+      codes.push_back(uint8_t(c));
+  std::uniform_int_distribution<size_t> pick(0, codes.size() - 1);
+
+  int maxLen = 0;
+  for (int l : p.lens)
+    maxLen = std::max(maxLen, l);
+  const int maxBlocks = std::max(1, (maxLen + p.blockSize - 1) / p.blockSize);
+  const int numBlocks = p.batch * maxBlocks + 3;
+  std::vector<int> pool(numBlocks);
+  std::iota(pool.begin(), pool.end(), 0);
+  std::shuffle(pool.begin(), pool.end(), rng);
+  const int btStride = maxBlocks + 1;
+  std::vector<int32_t> tables(size_t(p.batch) * btStride, -1);
+  for (int b = 0, next = 0; b < p.batch; ++b)
+    for (int i = 0; i < maxBlocks; ++i)
+      tables[size_t(b) * btStride + i] = pool[next++];
+
+  std::vector<uint8_t> q(size_t(R) * H * kD);
+  for (uint8_t &x : q)
+    x = codes[pick(rng)];
+  std::vector<uint8_t> cache(size_t(numBlocks) * p.blockSize * kTokenBytes);
+  for (int blk = 0; blk < numBlocks; ++blk) {
+    uint8_t *base = cache.data() + size_t(blk) * p.blockSize * kTokenBytes;
+    for (int i = 0; i < p.blockSize * kD; ++i)
+      base[i] = codes[pick(rng)];
+    for (int i = 0; i < p.blockSize; ++i) {
+      float s = float(sv(rng));
+      std::memcpy(base + size_t(p.blockSize) * kD + 4 * i, &s, 4);
+    }
+  }
+  std::vector<float> weights(size_t(R) * H);
+  for (float &w : weights)
+    w = float(wv(rng));
+  std::vector<int32_t> lens(p.lens.begin(), p.lens.end());
+  std::vector<int32_t> schedule = referenceSchedule(p);
+
+  const float kUntouched = 12345.0f;
+  std::vector<float> out(size_t(R) * p.outStride, kUntouched);
+  int shift = 0;
+  while ((1 << shift) < p.blockSize)
+    ++shift;
+  const unsigned groups = unsigned((p.nextN + v.rows - 1) / v.rows);
+  auto start = std::chrono::steady_clock::now();
+  llvm::Error e = mod->launchArgs(
+      "paged_mqa_logits", {unsigned(p.numCus), 1, groups},
+      {unsigned(v.waves) * 64, 1, 1},
+      {KernelArg::buffer(q.data(), int64_t(q.size())),
+       KernelArg::buffer(cache.data(), int64_t(cache.size())),
+       KernelArg::buffer(weights.data(), int64_t(weights.size())),
+       KernelArg::buffer(lens.data(), int64_t(lens.size())),
+       KernelArg::buffer(tables.data(), int64_t(tables.size())),
+       KernelArg::buffer(out.data(), int64_t(out.size())),
+       KernelArg::buffer(schedule.data(), int64_t(schedule.size())),
+       KernelArg::i32(p.batch), KernelArg::i32(p.nextN),
+       KernelArg::i32(p.lens2d ? 1 : 0), KernelArg::i64(btStride),
+       KernelArg::i32(shift), KernelArg::i64(p.outStride),
+       KernelArg::i32(p.maxModelLen), KernelArg::i32(p.writeTail ? 1 : 0),
+       KernelArg::i32(p.splitTokens)});
+  double seconds =
+      std::chrono::duration<double>(std::chrono::steady_clock::now() - start)
+          .count();
+  if (e) {
+    ADD_FAILURE() << llvm::toString(std::move(e));
+    return seconds;
+  }
+
+  double value[256];
+  for (int c = 0; c < 256; ++c)
+    value[c] = fp8.value(c);
+  double sxy = 0, sxx = 0;
+  int wrong = 0, computed = 0;
+  for (int b = 0; b < p.batch; ++b)
+    for (int j = 0; j < p.nextN; ++j) {
+      const int r = b * p.nextN + j, len = rowLen(p, b, j);
+      const float *o = out.data() + size_t(r) * p.outStride;
+      for (int t = 0; t < p.maxModelLen; ++t) {
+        const float got = o[t];
+        if (t >= len) {
+          bool ok =
+              p.writeTail ? (std::isinf(got) && got < 0) : got == kUntouched;
+          if (!ok && wrong++ < 5)
+            ADD_FAILURE() << "row " << r << " t " << t << " (len " << len
+                          << "): " << got;
+          continue;
+        }
+        const int blk = tables[size_t(b) * btStride + t / p.blockSize];
+        const int in = t % p.blockSize;
+        const uint8_t *base =
+            cache.data() + size_t(blk) * p.blockSize * kTokenBytes;
+        const uint8_t *k = base + size_t(in) * kD;
+        float scale;
+        std::memcpy(&scale, base + size_t(p.blockSize) * kD + 4 * in, 4);
+        double sum = 0;
+        for (int h = 0; h < H; ++h) {
+          const uint8_t *qr = q.data() + (size_t(r) * H + h) * kD;
+          double dot = 0;
+          for (int d = 0; d < kD; ++d)
+            dot += value[qr[d]] * value[k[d]];
+          sum += std::max(dot, 0.0) * double(weights[size_t(r) * H + h]);
+        }
+        const double ref = sum * double(scale);
+        if ((!std::isfinite(got) || got == kUntouched) && wrong++ < 5)
+          ADD_FAILURE() << "row " << r << " t " << t << ": " << got
+                        << ", reference " << ref;
+        sxy += ref * double(got);
+        sxx += ref * ref + double(got) * double(got);
+        ++computed;
+      }
+      for (int64_t t = p.maxModelLen; t < p.outStride; ++t)
+        if (o[t] != kUntouched && wrong++ < 5)
+          ADD_FAILURE() << "row " << r << " padding " << t << " written";
+    }
+  EXPECT_EQ(wrong, 0);
+  if (computed > 0) {
+    EXPECT_GT(sxx, 0);
+    if (sxx > 0) {
+      EXPECT_LT(1 - 2 * sxy / sxx, 1e-3) << "calc_diff";
+    }
+  }
+  return seconds;
+}
+
+struct Case {
+  Variant v;
+  Problem p;
+};
+
+class PagedMqaLogitsPersistent : public ::testing::TestWithParam<Case> {};
+
+TEST_P(PagedMqaLogitsPersistent, MatchesFloat64Reference) {
+  const Case &c = GetParam();
+  double s = runProblem(c.v, c.p);
+  std::printf("[ emulator ] %s: %.2f s\n", c.v.name().c_str(), s);
+}
+
+std::vector<Case> cases() {
+  std::vector<Case> out;
+  for (std::string t : {"gfx942", "gfx950"}) {
+    Variant h64{t, 64, 1, 128, 4}, h32r2{t, 32, 2, 128, 4};
+    // Uneven 1-D lengths with a zero-length batch first; 6 segments of one
+    // chunk over 4 units (fewer units than segments, units of 1 and 2).
+    out.push_back(
+        {h64, {4, 1, 16, {0, 300, 17, 129}, false, 400, 408, 128, 4, true, 1}});
+    // The same over 16 units (more units than segments: empty units).
+    out.push_back(
+        {h64,
+         {4, 1, 16, {0, 300, 17, 129}, false, 400, 400, 128, 16, true, 2}});
+    // 2-D lengths, next_n = 2 in one M tile, block 64, a zero-length batch
+    // between two others, segments of two chunks.
+    out.push_back(
+        {h32r2,
+         {3, 2, 64, {65, 64, 0, 0, 1, 500}, true, 520, 528, 256, 2, true, 3}});
+    // next_n = 3 over two groups of two rows (the second has one masked
+    // row), block 1, 1-D causal lengths (rows of length 0, 1 and 2),
+    // segments shorter than a chunk.
+    out.push_back(
+        {h32r2, {2, 3, 1, {2, 250}, false, 260, 264, 64, 5, true, 4}});
+    // Segments that are not a whole number of chunks, no -inf tail.
+    out.push_back(
+        {h64, {2, 1, 16, {450, 90}, false, 512, 520, 200, 3, false, 5}});
+    // Zero-length batches leading, inside and trailing.
+    out.push_back(
+        {h64, {5, 1, 16, {0, 0, 140, 0, 0}, false, 200, 200, 64, 4, true, 6}});
+    // Every batch of length 0: no segment at all.
+    out.push_back({h64, {2, 1, 64, {0, 0}, false, 130, 136, 128, 3, true, 7}});
+  }
+  return out;
+}
+
+INSTANTIATE_TEST_SUITE_P(Emulator, PagedMqaLogitsPersistent,
+                         ::testing::ValuesIn(cases()),
+                         [](const ::testing::TestParamInfo<Case> &info) {
+                           return info.param.v.name() + "_" +
+                                  std::to_string(info.index);
+                         });
+
+} // namespace

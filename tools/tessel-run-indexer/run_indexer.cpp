@@ -18,6 +18,7 @@
 //
 //===----------------------------------------------------------------------===//
 
+#include "cli.h"
 #include "decode_step.h"
 #include "device_buffer.h"
 #include "reference.h"
@@ -43,31 +44,6 @@ namespace {
 
 using namespace indexer;
 
-//===-- A small reader of flat JSON fields (the resources string) ---------===//
-
-/// The number after `"key":` in json, or nan if absent.
-double jsonNumber(const std::string &json, const char *key) {
-  std::string pat = std::string("\"") + key + "\":";
-  size_t p = json.find(pat);
-  if (p == std::string::npos)
-    return NAN;
-  p += pat.size();
-  while (p < json.size() && json[p] == ' ')
-    ++p;
-  char *end = nullptr;
-  double v = strtod(json.c_str() + p, &end);
-  return end == json.c_str() + p ? NAN : v;
-}
-
-std::string field(const std::string &json, const char *key) {
-  double v = jsonNumber(json, key);
-  if (std::isnan(v))
-    return "-";
-  char buf[32];
-  snprintf(buf, sizeof buf, "%.0f", v);
-  return buf;
-}
-
 void printResources(const tessel::Bundle &b) {
   printf("\nbundle: %zu code objects, compiler '%s'\n", b.entries.size(),
          b.compilerVersion.c_str());
@@ -75,25 +51,32 @@ void printResources(const tessel::Bundle &b) {
          "target", "fmt", "vgpr", "sgpr", "agpr", "lds", "scratch", "spills",
          "wave", "block");
   for (const tessel::BundleEntry &e : b.entries) {
-    const std::string &r = e.resources;
-    std::string spills = "-";
-    double vs = jsonNumber(r, "vgpr_spill_count"),
-           ss = jsonNumber(r, "sgpr_spill_count");
-    if (!std::isnan(vs) || !std::isnan(ss)) {
-      char buf[32];
-      snprintf(buf, sizeof buf, "%.0f",
-               (std::isnan(vs) ? 0 : vs) + (std::isnan(ss) ? 0 : ss));
-      spills = buf;
+    std::vector<std::pair<std::string, int64_t>> counts;
+    std::string err;
+    if (!tessel::resourceCounts(e, counts, err)) {
+      fprintf(stderr, "tessel-run-indexer: %s\n", err.c_str());
+      exit(2);
     }
+    auto count = [&](const char *key) -> std::string {
+      for (const auto &c : counts)
+        if (c.first == key)
+          return std::to_string(c.second);
+      return "-";
+    };
+    int64_t spills = -1; // - when the format reports none
+    for (const auto &c : counts)
+      if (c.first == "vgpr_spill_count" || c.first == "sgpr_spill_count")
+        spills = std::max<int64_t>(spills, 0) + c.second;
     std::string target = e.target;
     if (e.format == tessel::CodeFormat::Simt)
       target = "emu-" + target;
     printf("%-72s %-10s %-5s %5s %5s %5s %6s %7s %6s %4s %5u\n", e.name.c_str(),
            target.c_str(), tessel::codeFormatName(e.format),
-           field(r, "vgpr_count").c_str(), field(r, "sgpr_count").c_str(),
-           field(r, "agpr_count").c_str(), field(r, "lds_bytes").c_str(),
-           field(r, "scratch_bytes").c_str(), spills.c_str(),
-           field(r, "wavefront_size").c_str(), e.block[0]);
+           count("vgpr_count").c_str(), count("sgpr_count").c_str(),
+           count("agpr_count").c_str(), count("lds_bytes").c_str(),
+           count("scratch_bytes").c_str(),
+           spills < 0 ? "-" : std::to_string(spills).c_str(),
+           count("wavefront_size").c_str(), e.block[0]);
   }
   printf("(- = not reported for that format: PTX resources come from ptxas, "
          "which the library builder does not run; SIMT IR has none)\n");
@@ -357,29 +340,24 @@ int runTable(tessel_context *ctx, const std::vector<Case> &cases, bool fnuz,
 } // namespace
 
 int main(int argc, char **argv) {
-  const char *device = "auto";
-  std::string bundlePath;
+  std::string device = "auto", bundlePath;
   uint64_t seed = 20261129;
   bool eachVariant = false, quiet = false;
-  for (int i = 1; i < argc; ++i) {
-    std::string a = argv[i];
-    if (a == "--device" && i + 1 < argc)
-      device = argv[++i];
-    else if (a == "--bundle" && i + 1 < argc)
-      bundlePath = argv[++i];
-    else if (a == "--seed" && i + 1 < argc)
-      seed = strtoull(argv[++i], nullptr, 10);
-    else if (a == "--each-variant")
-      eachVariant = true;
-    else if (a == "--quiet")
-      quiet = true;
-    else {
-      fprintf(stderr,
-              "usage: %s [--device auto|cuda|hip|emu|emu:gfx942|emu:gfx950] "
-              "[--bundle FILE] [--seed N] [--each-variant] [--quiet]\n",
-              argv[0]);
-      return 2;
-    }
+  const std::vector<cli::Option> options = {
+      cli::text("--device", "KIND",
+                "auto (default), cuda, hip, emu, emu:gfx942 or emu:gfx950",
+                device),
+      cli::text("--bundle", "FILE", "the kernel library to load", bundlePath),
+      cli::unsignedNumber("--seed", "the random data's seed", seed),
+      cli::flag("--each-variant",
+                "also run a few shapes on every code object the device runs",
+                eachVariant),
+      cli::flag("--quiet", "do not log the dispatcher's picks", quiet)};
+  std::string argError;
+  if (!cli::parse(argc, argv, options, argError)) {
+    fprintf(stderr, "tessel-run-indexer: %s\n%s", argError.c_str(),
+            cli::usage(argv[0], options).c_str());
+    return 2;
   }
 
   // Log the dispatcher's pick of every call (stderr).
@@ -404,7 +382,7 @@ int main(int argc, char **argv) {
   }
 
   tessel_context *ctx = nullptr;
-  if (tessel_context_create(device, 0, &ctx) != TESSEL_SUCCESS)
+  if (tessel_context_create(device.c_str(), 0, &ctx) != TESSEL_SUCCESS)
     fatal("tessel_context_create");
   std::string kind = tessel_context_device_kind(ctx);
   std::string arch = tessel_context_arch(ctx);
@@ -481,7 +459,7 @@ int main(int argc, char **argv) {
       }
       close(fd);
       tessel_context *vctx = nullptr;
-      if (tessel_context_create(device, 0, &vctx) != TESSEL_SUCCESS)
+      if (tessel_context_create(device.c_str(), 0, &vctx) != TESSEL_SUCCESS)
         fatal("tessel_context_create (variant)");
       if (tessel_context_load_bundle(vctx, path) != TESSEL_SUCCESS)
         fatal("tessel_context_load_bundle (variant)");

@@ -608,4 +608,29 @@ bool bundleEntryFromManifest(const std::string &entryJson, std::string code,
   return true;
 }
 
+bool resourceCounts(const BundleEntry &e,
+                    std::vector<std::pair<std::string, int64_t>> &out,
+                    std::string &error) {
+  out.clear();
+  if (e.resources.empty() || e.resources == "{}")
+    return true;
+  Json j;
+  if (!Json::parse(e.resources, j, error))
+    return fail(error, e.name + ": resources: " + error);
+  const Json *kernels = j.get("kernels");
+  if (!kernels)
+    return true;
+  if (!kernels->isArray())
+    return fail(error, e.name + ": resources: \"kernels\" is not an array");
+  if (kernels->items().empty())
+    return true;
+  const Json &k = kernels->items().front();
+  if (!k.isObject())
+    return fail(error, e.name + ": resources: a kernel is not an object");
+  for (const auto &m : k.members())
+    if (m.second.isInteger())
+      out.emplace_back(m.first, m.second.asInt());
+  return true;
+}
+
 } // namespace tessel

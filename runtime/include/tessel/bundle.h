@@ -151,6 +151,17 @@ TESSEL_API bool bundleFromDescription(const std::string &json,
                                       const std::string &baseDir, Bundle &out,
                                       std::string &error);
 
+/// The integer resource counts of an entry's code object (its first kernel
+/// in "resources": vgpr_count, sgpr_count, agpr_count, lds_bytes,
+/// scratch_bytes, sgpr_spill_count, vgpr_spill_count, ...), in the order the
+/// compiler recorded them. Formats that record none (SIMT IR) give an empty
+/// list. False with a message when the resources are not valid JSON of that
+/// shape.
+TESSEL_API bool
+resourceCounts(const BundleEntry &e,
+               std::vector<std::pair<std::string, int64_t>> &out,
+               std::string &error);
+
 /// Builds one entry from a manifest entry's JSON (without "blob") and its
 /// code, applying the reader's checks.
 TESSEL_API bool bundleEntryFromManifest(const std::string &entryJson,

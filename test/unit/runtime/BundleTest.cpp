@@ -350,3 +350,38 @@ TEST(Bundle, DescriptionSignatureExpandsMemrefs) {
   unlink((dir + "/k.ptx").c_str());
   rmdir(dir.c_str());
 }
+
+TEST(Bundle, ResourceCountsReadTheFirstKernelsIntegers) {
+  BundleEntry e = fakeIndexerEntry("gfx942", 1, 2);
+  e.resources = R"({"format":"hsaco","kernels":[{"name":"k","vgpr_count":61,
+    "sgpr_spill_count":33,"lds_bytes":8192,"wavefront_size":64},
+    {"vgpr_count":7}],"target":"gfx942"})";
+  std::vector<std::pair<std::string, int64_t>> counts;
+  std::string err;
+  ASSERT_TRUE(resourceCounts(e, counts, err)) << err;
+  const std::vector<std::pair<std::string, int64_t>> want = {
+      {"vgpr_count", 61},
+      {"sgpr_spill_count", 33},
+      {"lds_bytes", 8192},
+      {"wavefront_size", 64}};
+  EXPECT_EQ(counts, want);
+
+  e.resources = ""; // SIMT IR records none
+  ASSERT_TRUE(resourceCounts(e, counts, err)) << err;
+  EXPECT_TRUE(counts.empty());
+}
+
+TEST(Bundle, ResourceCountsRejectMalformedResources) {
+  BundleEntry e = fakeIndexerEntry("gfx942", 1, 2);
+  std::vector<std::pair<std::string, int64_t>> counts;
+  std::string err;
+  e.resources = R"({"kernels":[{"vgpr_count":)";
+  EXPECT_FALSE(resourceCounts(e, counts, err));
+  EXPECT_NE(err.find(e.name + ": resources: line 1"), std::string::npos) << err;
+  e.resources = R"({"kernels":{"vgpr_count":1}})";
+  EXPECT_FALSE(resourceCounts(e, counts, err));
+  EXPECT_NE(err.find("\"kernels\" is not an array"), std::string::npos) << err;
+  e.resources = R"({"kernels":[3]})";
+  EXPECT_FALSE(resourceCounts(e, counts, err));
+  EXPECT_NE(err.find("a kernel is not an object"), std::string::npos) << err;
+}

@@ -1,0 +1,101 @@
+//===- cli.h - Declarative command-line options for the drivers -*- C++ -*-===//
+//
+// The GPU-host drivers link only the runtime (no LLVM), so they cannot use
+// llvm::cl. Each declares its options once in a table; parsing, the errors
+// (an unknown option, a missing or ill-formed value) and the usage text all
+// come from that table.
+//
+//===----------------------------------------------------------------------===//
+#ifndef TESSEL_TOOLS_RUN_INDEXER_CLI_H
+#define TESSEL_TOOLS_RUN_INDEXER_CLI_H
+
+#include <cerrno>
+#include <cstdint>
+#include <cstdlib>
+#include <functional>
+#include <string>
+#include <vector>
+
+namespace cli {
+
+struct Option {
+  const char *name; // "--device"
+  const char *meta; // the value's placeholder; null for a flag
+  const char *help;
+  /// Takes the value (null for a flag); false when it is ill-formed.
+  std::function<bool(const char *)> set;
+};
+
+inline Option flag(const char *name, const char *help, bool &target) {
+  return {name, nullptr, help, [&target](const char *) {
+            target = true;
+            return true;
+          }};
+}
+
+inline Option text(const char *name, const char *meta, const char *help,
+                   std::string &target) {
+  return {name, meta, help, [&target](const char *v) {
+            target = v;
+            return true;
+          }};
+}
+
+inline Option unsignedNumber(const char *name, const char *help,
+                             uint64_t &target) {
+  return {name, "N", help, [&target](const char *v) {
+            char *end = nullptr;
+            errno = 0;
+            unsigned long long x = strtoull(v, &end, 10);
+            if (!*v || *end || *v == '-' || errno == ERANGE)
+              return false;
+            target = x;
+            return true;
+          }};
+}
+
+inline std::string usage(const char *program,
+                         const std::vector<Option> &options) {
+  std::string u = std::string("usage: ") + program;
+  for (const Option &o : options)
+    u += std::string(" [") + o.name +
+         (o.meta ? std::string(" ") + o.meta : "") + "]";
+  u += "\n";
+  for (const Option &o : options)
+    u += std::string("  ") + o.name +
+         (o.meta ? std::string(" ") + o.meta : "") + "\n      " + o.help + "\n";
+  return u;
+}
+
+/// Applies argv to the table. False with a message naming the argument.
+inline bool parse(int argc, char **argv, const std::vector<Option> &options,
+                  std::string &error) {
+  for (int i = 1; i < argc; ++i) {
+    const Option *o = nullptr;
+    for (const Option &c : options)
+      if (argv[i] == std::string(c.name))
+        o = &c;
+    if (!o) {
+      error = std::string("unknown argument '") + argv[i] + "'";
+      return false;
+    }
+    const char *value = nullptr;
+    if (o->meta) {
+      if (i + 1 >= argc) {
+        error = std::string(o->name) + " needs a value (" + o->meta + ")";
+        return false;
+      }
+      value = argv[++i];
+    }
+    if (!o->set(value)) {
+      error =
+          std::string(o->name) + ": '" + value + "' is not a valid " + o->meta;
+      return false;
+    }
+  }
+  return true;
+}
+
+} // namespace cli
+
+#endif // TESSEL_TOOLS_RUN_INDEXER_CLI_H

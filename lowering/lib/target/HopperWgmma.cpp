@@ -17,8 +17,6 @@
 //    wgmma.commit_group closes a batch, and wgmma.wait_group N returns once
 //    at most N batches are in flight (the accumulators of the others are
 //    written and their shared-memory operands read).
-//  - scale-d = 0 makes an instruction compute D = A * B, ignoring D's
-//    input registers.
 //
 //===----------------------------------------------------------------------===//
 
@@ -30,27 +28,12 @@
 #include "mlir/Dialect/LLVMIR/LLVMDialect.h"
 #include "mlir/Dialect/LLVMIR/NVVMDialect.h"
 #include "mlir/Dialect/Vector/IR/VectorOps.h"
-#include "mlir/IR/Matchers.h"
 
 using namespace mlir;
 using namespace tessel;
 
 namespace {
 constexpr unsigned kWgmmaM = 64, kWgmmaK = 32, kWarpgroup = 4;
-
-/// Whether every element of the accumulator `acc` is +0.0: a zero
-/// constant, or a vector built from zero constants or from elements of one
-/// (the dot lowering gathers each instruction's registers that way).
-bool isZeroAccumulator(Value acc) {
-  auto zero = [](Value v) { return matchPattern(v, m_PosZeroFloat()); };
-  if (zero(acc))
-    return true;
-  auto from = acc.getDefiningOp<vector::FromElementsOp>();
-  return from && llvm::all_of(from.getElements(), [&](Value e) {
-           auto extract = e.getDefiningOp<vector::ExtractOp>();
-           return zero(e) || (extract && zero(extract.getSource()));
-         });
-}
 } // namespace
 
 SmallVector<MatrixInstr> hopper::wgmmaInstrs(MLIRContext *ctx) {
@@ -133,28 +116,23 @@ Value hopper::emitWgmmas(OpBuilder &b, Location loc, const MatrixInstr &instr,
                          ArrayRef<std::pair<Value, Value>> steps, Value acc) {
   // The NVVM op takes the accumulator as a struct of accPerLane f32; it is
   // built once and chained through the steps, so that no register moves
-  // sit between them (ptxas would otherwise wait for each wgmma). A zero
-  // accumulator is not moved into the registers at all: the first step
-  // ignores them (scale-d = 0).
+  // sit between them (ptxas would otherwise wait for each wgmma).
   Type f32 = b.getF32Type();
   auto structType = LLVM::LLVMStructType::getLiteral(
       b.getContext(), SmallVector<Type>(instr.accPerLane, f32));
   Value d = LLVM::UndefOp::create(b, loc, structType);
-  bool fromZero = !steps.empty() && isZeroAccumulator(acc);
-  if (!fromZero)
-    for (unsigned i = 0; i < instr.accPerLane; ++i)
-      d = LLVM::InsertValueOp::create(
-          b, loc, d, vector::ExtractOp::create(b, loc, acc, int64_t(i)), i);
+  for (unsigned i = 0; i < instr.accPerLane; ++i)
+    d = LLVM::InsertValueOp::create(
+        b, loc, d, vector::ExtractOp::create(b, loc, acc, int64_t(i)), i);
   MLIRContext *ctx = b.getContext();
-  for (auto [step, descs] : llvm::enumerate(steps))
+  for (auto [descA, descB] : steps)
     d = NVVM::WgmmaMmaAsyncOp::create(
-        b, loc, structType, d, descs.first, descs.second,
+        b, loc, structType, d, descA, descB,
         NVVM::MMAShapeAttr::get(ctx, instr.m, instr.n, instr.k),
         NVVM::WGMMATypes::e4m3, NVVM::WGMMATypes::e4m3, NVVM::WGMMATypes::f32,
-        fromZero && step == 0 ? NVVM::WGMMAScaleOut::zero
-                              : NVVM::WGMMAScaleOut::one,
-        NVVM::WGMMAScaleIn::one, NVVM::WGMMAScaleIn::one, NVVM::MMALayout::row,
-        NVVM::MMALayout::col, NVVM::MMAIntOverflowAttr());
+        NVVM::WGMMAScaleOut::one, NVVM::WGMMAScaleIn::one,
+        NVVM::WGMMAScaleIn::one, NVVM::MMALayout::row, NVVM::MMALayout::col,
+        NVVM::MMAIntOverflowAttr());
   SmallVector<Value> elems;
   for (unsigned i = 0; i < instr.accPerLane; ++i)
     elems.push_back(LLVM::ExtractValueOp::create(b, loc, d, i));

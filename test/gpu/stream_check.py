@@ -7,7 +7,8 @@ CUDA device, against a float64 torch reference.
 K.ptx and K.json come from `tessel-translate kernels_dsl/stream_logits_fp8.mlir
 --target=sm_90a --emit=ptx --knob groups=G --knob full_c=0|1 ...
 --resource-json=K.json`; the program's rows of A (64 G) follow from its
-block (128 G threads). A [M, 128] and B [N, 128] are e4m3fn drawn at random
+block (128 G threads), or are given with --rows (b_on_m = 1 variants, whose
+one warpgroup covers up to 256 rows of A). A [M, 128] and B [N, 128] are e4m3fn drawn at random
 for every size, w [M] f32; the output is poisoned with NaN before the
 launch, so an unwritten element fails, and it has a guard row past its end
 that must keep its poison.
@@ -46,6 +47,9 @@ def parse_args(argv):
     p.add_argument("--programs", type=int, nargs="+", default=[1, 7, 0],
                    help="persistent programs per row slice (0: the "
                    "device's occupancy times its SMs)")
+    p.add_argument("--rows", type=int, default=0,
+                   help="rows of A per program (0: 64 per warpgroup of the "
+                   "block)")
     p.add_argument("--seed", type=int, default=1)
     p.add_argument("--accum-bits", type=int, default=14)
     a = p.parse_args(argv)
@@ -60,10 +64,15 @@ def parse_args(argv):
                     "of 16" % s)
         sizes.append((m, n))
     a.sizes = sizes
+    if a.rows < 0 or a.rows % 64:
+        p.error("--rows %d: rows of A per program are a multiple of 64" %
+                a.rows)
     return a
 
 
-def rows_per_program(info):
+def rows_per_program(info, rows=0):
+    if rows:
+        return rows
     threads = info["block"][0] * info["block"][1] * info["block"][2]
     if threads % 128:
         raise ValueError("block of %d threads is not whole warpgroups" %
@@ -85,7 +94,7 @@ def reference(torch, a, b, w, epilogue, bits):
 
 
 def check_one(torch, kernel, args, m, n, programs, gen):
-    rows = rows_per_program(kernel.info)
+    rows = rows_per_program(kernel.info, args.rows)
     if m % rows:
         print("skip M=%d: not a multiple of the program's %d rows" % (m, rows))
         return True
@@ -141,7 +150,7 @@ def main(argv):
     print("stream_check: %s (%s epilogue) on %s, block %s, %d rows per "
           "program, %d resident programs" % (
               info["name"], args.epilogue, torch.cuda.get_device_name(),
-              info["block"], rows_per_program(info), full))
+              info["block"], rows_per_program(info, args.rows), full))
     gen = torch.Generator().manual_seed(args.seed)
     programs = [p if p > 0 else full for p in args.programs]
     ok = all([check_one(torch, kernel, args, m, n, programs, gen)

@@ -56,6 +56,30 @@ def test_rows_per_program_follow_the_block():
         stream_check.rows_per_program({"block": (96, 1, 1)})
 
 
+def test_rows_per_program_can_be_given():
+    # b_on_m = 1: one warpgroup (128 threads) takes 128 rows of A.
+    assert stream_check.rows_per_program({"block": (128, 1, 1)}, 128) == 128
+    assert stream_check.parse_args(BASE + ["--rows", "128"]).rows == 128
+    assert stream_check.parse_args(BASE).rows == 0
+
+
+def test_rows_must_be_a_multiple_of_64(capsys):
+    with pytest.raises(SystemExit):
+        stream_check.parse_args(BASE + ["--rows", "96"])
+    assert "multiple of 64" in capsys.readouterr().err
+
+
+def test_bench_stream_spec_takes_rows():
+    bench = load_bench()
+    for bad, why in (("logits:k.ptx:k.json:96", "multiple of 64"),
+                     ("logits:k.ptx:k.json:x", "multiple of 64"),
+                     ("logits:k.ptx", "EPILOGUE:PTX:JSON"),
+                     ("logits:k.ptx:k.json:64:1", "EPILOGUE:PTX:JSON"),
+                     ("sum:k.ptx:k.json", "logits or full")):
+        with pytest.raises(SystemExit, match=why):
+            bench.StreamKernel(None, None, bad)
+
+
 def test_bench_needs_a_kernel(capsys):
     bench = load_bench()
     with pytest.raises(SystemExit):

@@ -2,7 +2,7 @@
 """Benchmarks Tessel's scaled fp8 GEMM kernel on a CUDA device.
 
     tessel-gemm-bench.py --ptx K.ptx --resources K.json [--tile 64 64]
-        [--stream logits|full:S.ptx:S.json ...]
+        [--stream logits|full:S.ptx:S.json[:ROWS] ...]
 
 1. The device copy bandwidth: a 2 GiB device-to-device copy, counted as bytes
    read plus bytes written.
@@ -18,8 +18,10 @@
    (kernels_dsl/stream_logits_fp8.mlir) on the same shapes: the logits
    epilogue (out[M/64, N] = the sum over each 64 heads of relu(C)·w) and the
    full-C epilogue (C[M, N] in f32). Each kernel runs with a grid of its
-   occupancy times the SMs (split over the M / (64 G) row slices). Printed
-   as in 2, with "all" counting B, A, w and the output actually written.
+   occupancy times the SMs (split over the M / ROWS row slices; ROWS, the
+   rows of A per program, defaults to 64 per warpgroup of the block).
+   Printed as in 2, with "all" counting B, A, w and the output actually
+   written.
 
 Times are medians of CUDA-event timings after a warm-up; the streaming
 launches are replayed from a CUDA graph (one graph per shape, over B
@@ -106,10 +108,15 @@ class StreamKernel:
     """A persistent streaming kernel and what its launch needs."""
 
     def __init__(self, ptx_launch, torch, spec):
-        try:
-            self.epilogue, ptx, res = spec.split(":")
-        except ValueError:
-            raise SystemExit("--stream %s: expected EPILOGUE:PTX:JSON" % spec)
+        parts = spec.split(":")
+        if len(parts) not in (3, 4):
+            raise SystemExit("--stream %s: expected EPILOGUE:PTX:JSON[:ROWS]" %
+                             spec)
+        self.epilogue, ptx, res = parts[:3]
+        rows = parts[3] if len(parts) == 4 else "0"
+        if not rows.isdigit() or int(rows) % 64:
+            raise SystemExit("--stream %s: ROWS (rows of A per program) is "
+                             "a multiple of 64" % spec)
         if self.epilogue not in ("logits", "full"):
             raise SystemExit("--stream %s: the epilogue is logits or full" %
                              spec)
@@ -117,7 +124,7 @@ class StreamKernel:
         self.kernel = ptx_launch.PtxKernel(ptx, self.info)
         self.name = os.path.basename(ptx).rsplit(".", 1)[0]
         threads = self.info["block"][0]
-        self.rows = 64 * (threads // 128)
+        self.rows = int(rows) or 64 * (threads // 128)
         sms = torch.cuda.get_device_properties(0).multi_processor_count
         self.occupancy = self.kernel.max_active_blocks_per_sm()
         self.resident = self.occupancy * sms
@@ -203,7 +210,7 @@ def main(argv):
     p.add_argument("--skip-gemm-stream", action="store_true",
                    help="skip the GEMM kernel's streaming table")
     p.add_argument("--stream", action="append", default=[],
-                   metavar="EPILOGUE:PTX:JSON",
+                   metavar="EPILOGUE:PTX:JSON[:ROWS]",
                    help="a persistent streaming kernel (repeatable)")
     args = p.parse_args(argv)
     if bool(args.ptx) != bool(args.resources):

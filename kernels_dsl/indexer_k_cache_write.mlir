@@ -39,7 +39,7 @@ tile.kernel @indexer_k_cache_write(
       #tile.knob<"scale_ue8m0" : i1 = 0>,
       #tile.knob<"preshuffle" : i1 = 0>,
       #tile.knob<"tokens_per_program" : i32 = 16, values = [16, 32, 64]>,
-      #tile.knob<"num_waves" : i32 = 4, values = [1, 2, 4]>,
+      #tile.knob<"num_waves" : i32 = 4, values = [1, 2, 4, 8]>,
       #tile.knob<"waves_per_eu" : i32 = 0, values = [0, 1, 2, 4, 8]>]} {
   %c0 = arith.constant 0 : i32
   %c1 = arith.constant 1 : i32

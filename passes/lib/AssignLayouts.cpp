@@ -407,8 +407,15 @@ public:
     kernel.walk([&](Operation *op) {
       if (auto load = dyn_cast<LoadOp>(op)) {
         // A preshuffled K tile is contiguous in memory along D (dim 0).
-        ask(load.getOffsets(), getElementTypeOrSelf(load.getType()),
-            isPreshuffled(load) ? 0 : -1);
+        // The mask goes with the offsets: asked first, it does not take the
+        // default layout of the broadcast it is usually built by, which
+        // would convert it (through shared memory when it depends on a
+        // loaded value) to the access's layout.
+        Type elem = getElementTypeOrSelf(load.getType());
+        int fastest = isPreshuffled(load) ? 0 : -1;
+        ask(load.getOffsets(), elem, fastest);
+        if (load.getMask())
+          ask(load.getMask(), elem, fastest);
       } else if (auto copy = dyn_cast<AsyncCopyGlobalToLocalOp>(op)) {
         // Runs along the buffer's fastest dimension stay contiguous in
         // shared memory too.
@@ -419,6 +426,8 @@ public:
         Type elem = getElementTypeOrSelf(store.getValue().getType());
         ask(store.getOffsets(), elem);
         ask(store.getValue(), elem);
+        if (store.getMask())
+          ask(store.getMask(), elem);
       }
     });
     llvm::stable_sort(requests, [](const Request &a, const Request &b) {

@@ -8,7 +8,11 @@
 //
 // Without BUNDLE it loads a built-in bundle holding an empty PTX kernel with
 // the op's 19-parameter signature, so only host overhead is measured. Prints
-// the median and p90 microseconds per call.
+// the median and p90 microseconds per call. The driver's own cost is timed
+// three ways in the same rounds: the 19 parameters as a pointer array (what
+// Tessel passes), the same packed into one buffer (CU_LAUNCH_PARAM_BUFFER_*),
+// and an empty kernel without parameters, which tells what the parameters
+// cost the driver. With --tokens 0 the call validates and launches nothing.
 //
 //===----------------------------------------------------------------------===//
 
@@ -36,6 +40,15 @@ const char *kEmptyPtx = R"(.version 8.0
   .param .u64 a8, .param .u64 a9, .param .u64 a10, .param .u64 a11,
   .param .u64 a12, .param .u64 a13, .param .u64 a14, .param .u32 a15,
   .param .u64 a16, .param .u32 a17, .param .u64 a18)
+{
+  ret;
+}
+)";
+
+const char *kNoParamPtx = R"(.version 8.0
+.target sm_90
+.address_size 64
+.visible .entry no_params()
 {
   ret;
 }
@@ -118,6 +131,8 @@ int main(int argc, char **argv) {
   }
   if (calls < 100)
     calls = 100;
+  if (tokens < 0)
+    tokens = 0;
   bool builtIn = bundle.empty();
   if (builtIn)
     bundle = writeEmptyBundle();
@@ -144,7 +159,7 @@ int main(int argc, char **argv) {
   std::vector<long long> hostSlots(tokens);
   for (long long t = 0; t < tokens; ++t)
     hostSlots[t] = t % (numBlocks * blockSize);
-  if (tessel_memcpy(ctx, slots, hostSlots.data(), tokens * 8, 0))
+  if (tokens > 0 && tessel_memcpy(ctx, slots, hostSlots.data(), tokens * 8, 0))
     die("memcpy");
   tessel_stream stream = nullptr;
   if (tessel_stream_create(ctx, &stream))
@@ -180,22 +195,31 @@ int main(int argc, char **argv) {
       int (*)(void *, unsigned, unsigned, unsigned, unsigned, unsigned,
               unsigned, unsigned, void *, void **, void **);
   LaunchFn bare = nullptr;
-  void *bareFn = nullptr;
+  void *bareFn = nullptr, *noParamFn = nullptr;
   if (builtIn) {
     void *lib = dlopen("libcuda.so.1", RTLD_NOW | RTLD_NOLOAD);
     using LoadFn = int (*)(void **, const void *);
     using GetFn = int (*)(void **, void *, const char *);
     auto load = lib ? (LoadFn)dlsym(lib, "cuModuleLoadData") : nullptr;
     auto get = lib ? (GetFn)dlsym(lib, "cuModuleGetFunction") : nullptr;
-    void *mod = nullptr;
+    void *mod = nullptr, *mod0 = nullptr;
     if (load && get && load(&mod, kEmptyPtx) == 0 &&
-        get(&bareFn, mod, "indexer_k_cache_write") == 0)
+        get(&bareFn, mod, "indexer_k_cache_write") == 0 &&
+        load(&mod0, kNoParamPtx) == 0 &&
+        get(&noParamFn, mod0, "no_params") == 0)
       bare = lib ? (LaunchFn)dlsym(lib, "cuLaunchKernel") : nullptr;
   }
   uint64_t zeros[19] = {};
   void *bareParams[19];
   for (int i = 0; i < 19; ++i)
     bareParams[i] = &zeros[i];
+  // The same 19 parameters in one buffer at their PTX offsets (15 u64, then
+  // u32 at 120, u64 at 128, u32 at 136, u64 at 144): 152 bytes of zeros.
+  alignas(8) unsigned char packed[152] = {};
+  size_t packedSize = sizeof(packed);
+  void *extra[] = {reinterpret_cast<void *>(1), packed,      // BUFFER_POINTER
+                   reinterpret_cast<void *>(2), &packedSize, // BUFFER_SIZE
+                   nullptr};                                 // END
 
   using clk = std::chrono::steady_clock;
   // Warm up (modules were loaded with the bundle; this warms caches).
@@ -207,9 +231,23 @@ int main(int argc, char **argv) {
   // Interleave rounds of both so that clock and driver drift hit both alike.
   // Drain the stream between batches so the launch queue never fills (a full
   // queue would make launches block and time the GPU, not the host).
-  std::vector<double> us, bus;
+  std::vector<double> us, bus, packedUs, noParamUs;
   us.reserve(calls);
   bus.reserve(calls);
+  // One bare launch of each kind, timed into `into`.
+  auto timeBare = [&](std::vector<double> &into, void *fn, void **params,
+                      void **ext) {
+    auto t0 = clk::now();
+    int r = bare(fn, 1, 1, 1, 64, 1, 1, 0, stream, params, ext);
+    auto t1 = clk::now();
+    if (r) {
+      fprintf(stderr, "bare cuLaunchKernel failed: %d\n", r);
+      bare = nullptr;
+      return false;
+    }
+    into.push_back(std::chrono::duration<double, std::micro>(t1 - t0).count());
+    return true;
+  };
   const int kBatch = 256;
   for (int done = 0; done < calls; done += kBatch) {
     for (int i = 0; i < kBatch; ++i) {
@@ -224,17 +262,14 @@ int main(int argc, char **argv) {
     tessel_stream_synchronize(ctx, stream);
     if (!bare)
       continue;
-    for (int i = 0; i < kBatch; ++i) {
-      auto t0 = clk::now();
-      int r = bare(bareFn, 1, 1, 1, 64, 1, 1, 0, stream, bareParams, nullptr);
-      auto t1 = clk::now();
-      if (r) {
-        fprintf(stderr, "bare cuLaunchKernel failed: %d\n", r);
-        bare = nullptr;
-        break;
-      }
-      bus.push_back(std::chrono::duration<double, std::micro>(t1 - t0).count());
-    }
+    for (int i = 0; i < kBatch && bare; ++i)
+      timeBare(bus, bareFn, bareParams, nullptr);
+    tessel_stream_synchronize(ctx, stream);
+    for (int i = 0; i < kBatch && bare; ++i)
+      timeBare(packedUs, bareFn, nullptr, extra);
+    tessel_stream_synchronize(ctx, stream);
+    for (int i = 0; i < kBatch && bare; ++i)
+      timeBare(noParamUs, noParamFn, nullptr, nullptr);
     tessel_stream_synchronize(ctx, stream);
   }
   Stats st = stats(us);
@@ -251,6 +286,15 @@ int main(int argc, char **argv) {
            base.median, base.p90, base.mean);
     printf("Tessel overhead over the driver: median %.2f us per call\n",
            st.median - base.median);
+  }
+  if (!packedUs.empty() && !noParamUs.empty()) {
+    Stats pk = stats(packedUs), np = stats(noParamUs);
+    printf("bare, one packed buffer:      median %.2f us, p90 %.2f us, mean "
+           "%.2f us per call\n",
+           pk.median, pk.p90, pk.mean);
+    printf("bare, kernel without params:  median %.2f us, p90 %.2f us, mean "
+           "%.2f us per call\n",
+           np.median, np.p90, np.mean);
   }
   tessel_stream_destroy(ctx, stream);
   tessel_free(ctx, k);

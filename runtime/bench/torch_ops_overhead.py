@@ -21,6 +21,12 @@ p90 and mean microseconds per call. Rows:
   compiled packet, 0 tokens   the binding and the C API's checks, no launch
   aten no-op overload         torch.ops.aten._has_compatible_shallow_copy_type
                      .default: torch's own floor for a torch.ops call
+  floor, typed / boxed        torch.ops.tessel_bench.floor_*: the writer's
+                     schema with an empty kernel at the same dispatch keys
+                     (typed, or boxed over the stack), built here with
+                     torch.utils.cpp_extension: what torch costs for this
+                     schema, so that the binding's own share is the 0-token
+                     row less this one, less the C API's checks
   aten.add_ packet   torch.ops.aten.add_.Tensor on one element: torch's own
                      floor for an op call that launches a kernel
   Tensor.add_        the same through torch's generated Python binding
@@ -44,6 +50,47 @@ import tessel  # noqa: E402
 from tessel import _torch_ops  # noqa: E402
 
 BATCH = 256
+
+# The writer's schema with kernels that do nothing (the "floor" rows).
+FLOOR_SOURCE = r"""
+#include <torch/library.h>
+namespace {
+void nothing(const at::Tensor &, const at::Tensor &, const at::Tensor &, bool,
+             std::optional<c10::string_view>) {}
+void nothingBoxed(const c10::OperatorHandle &op, torch::jit::Stack *stack) {
+  torch::jit::drop(*stack, op.schema().arguments().size());
+}
+} // namespace
+TORCH_LIBRARY(tessel_bench, m) {
+  const std::string args = "(Tensor k, Tensor slot_mapping, Tensor(a!) "
+      "kv_cache, *, bool preshuffle=False, str? scale_fmt=None) -> ()";
+  m.def(("floor_typed" + args).c_str());
+  m.def(("floor_boxed" + args).c_str());
+  for (auto key : {c10::DispatchKey::CPU, c10::DispatchKey::CUDA,
+                   c10::DispatchKey::AutogradCPU,
+                   c10::DispatchKey::AutogradCUDA}) {
+    m.impl("floor_typed", torch::dispatch(key, TORCH_FN(nothing)));
+    m.impl("floor_boxed", torch::dispatch(key,
+        torch::CppFunction::makeFromBoxedFunction<&nothingBoxed>()));
+  }
+}
+"""
+
+
+def floor_ops():
+    """torch.ops.tessel_bench.floor_{typed,boxed}, or None where the
+    extension cannot be built."""
+    from torch.utils import cpp_extension
+    try:
+        cpp_extension.load_inline(name="tessel_bench_floor",
+                                  cpp_sources=[FLOOR_SOURCE],
+                                  extra_cflags=["-O2"],
+                                  is_python_module=False)
+    except Exception as e:  # no compiler: the rows are left out
+        print("floor rows left out: %s" % str(e).splitlines()[0],
+              file=sys.stderr)
+        return None
+    return torch.ops.tessel_bench.floor_typed, torch.ops.tessel_bench.floor_boxed
 
 
 def sync(dev):
@@ -125,6 +172,11 @@ def measure(args, binding):
             lambda: packet(k0, s0, cache))
     shallow = torch.ops.aten._has_compatible_shallow_copy_type.default
     on_side("aten no-op overload (no launch)", lambda: shallow(k, cache))
+    floors = floor_ops()
+    if floors:
+        typed, boxed = floors
+        on_side("floor, typed no-op kernel", lambda: typed(k, slots, cache))
+        on_side("floor, boxed no-op kernel", lambda: boxed(k, slots, cache))
     x = torch.zeros(1, device=dev)
     y = torch.ones(1, device=dev)
     add_ = torch.ops.aten.add_.Tensor

@@ -2,8 +2,9 @@
 # The GPU run of Tessel on an NVIDIA H200 (or any sm_90 card): builds the
 # runtime alone (no LLVM/MLIR), runs the indexer pipeline against its float64
 # reference on the real compiled sm_90 PTX, the K-cache writer benchmark, the
-# launch-overhead program, the Python binding against torch, ptxas's resource
-# report of every sm_90 code object and compute-sanitizer's memcheck.
+# launch-overhead program, the schedule-metadata benchmark, the Python
+# binding against torch, ptxas's resource report of every sm_90 code object
+# and compute-sanitizer's memcheck.
 #
 #   test/gpu/run_h200.sh BUNDLE [OUTDIR]
 #
@@ -37,7 +38,8 @@ head -20 "$OUTDIR/system.log"
 step build build.log 300 bash -c "cmake -G Ninja -S . -B $B \
   -DTESSEL_BUILD_COMPILER=OFF -DTESSEL_BUILD_TESTS=OFF \
   -DCMAKE_CXX_COMPILER=/usr/bin/g++ -DCMAKE_BUILD_TYPE=Release && \
-  ninja -C $B tessel-run-indexer tessel-cache-write-bench tessel-launch-overhead"
+  ninja -C $B tessel-run-indexer tessel-cache-write-bench tessel-launch-overhead \
+  tessel-metadata-bench"
 
 step run-indexer run_indexer.log 180 "$B/bin/tessel-run-indexer" --device cuda \
   --bundle "$BUNDLE" --each-variant
@@ -45,6 +47,10 @@ step bench bench.log 240 "$B/bin/tessel-cache-write-bench" --bundle "$BUNDLE"
 step launch-overhead-empty launch_overhead.log 60 "$B/bin/tessel-launch-overhead"
 step launch-overhead-real launch_overhead.log 60 "$B/bin/tessel-launch-overhead" \
   "$BUNDLE" --tokens 1
+step launch-overhead-checks launch_overhead.log 60 "$B/bin/tessel-launch-overhead" \
+  "$BUNDLE" --tokens 0
+step metadata-bench metadata_bench.log 60 "$B/bin/tessel-metadata-bench" \
+  --bundle "$BUNDLE"
 export PYTHONUNBUFFERED=1
 step python python.log 180 python3 test/gpu/torch_check.py \
   "$B/lib/libtessel_runtime.so" "$BUNDLE"

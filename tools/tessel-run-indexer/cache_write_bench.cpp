@@ -4,7 +4,8 @@
 // tessel_indexer_k_cache_write against the device's measured
 // device-to-device copy bandwidth. A benchmark program, not a test.
 //
-//   tessel-cache-write-bench [--bundle FILE] [--iters N]
+//   tessel-cache-write-bench [--bundle FILE] [--iters N] [--tokens T]
+//                            [--pick-only]
 //
 // Shapes: T in {64, 4096, 65536, 262144} tokens, bf16 k [T, 128],
 // block_size 64. Bytes per call = T*128*2 (k read) + T*8 (slots read) + T*132
@@ -15,7 +16,9 @@
 // dispatcher's pick, then every bf16 code object of the target alone;
 // "vs empty" is the time over an empty kernel launched and timed the same
 // way in the same run.
-// Without a CUDA device it prints that it skips and exits 0.
+// --tokens runs one shape of T tokens; --pick-only leaves out the
+// per-variant rows (both to narrow a profiler's run). Without a CUDA device
+// it prints that it skips and exits 0.
 //
 //===----------------------------------------------------------------------===//
 
@@ -187,14 +190,23 @@ double timeCalls(tessel_context *ctx, Shape &s, int iters, void *stream,
 int main(int argc, char **argv) {
   std::string bundlePath;
   int iters = 200;
+  std::vector<int64_t> shapes = {64, 4096, 65536, 262144};
+  bool pickOnly = false;
   for (int i = 1; i < argc; ++i) {
     std::string a = argv[i];
     if (a == "--bundle" && i + 1 < argc)
       bundlePath = argv[++i];
     else if (a == "--iters" && i + 1 < argc)
       iters = std::max(5, atoi(argv[++i]));
+    else if (a == "--tokens" && i + 1 < argc && atoll(argv[i + 1]) > 0)
+      shapes = {atoll(argv[++i])};
+    else if (a == "--pick-only")
+      pickOnly = true;
     else {
-      fprintf(stderr, "usage: %s [--bundle FILE] [--iters N]\n", argv[0]);
+      fprintf(stderr,
+              "usage: %s [--bundle FILE] [--iters N] [--tokens T] "
+              "[--pick-only]\n",
+              argv[0]);
       return 2;
     }
   }
@@ -276,6 +288,8 @@ int main(int argc, char **argv) {
   std::string arch = tessel_context_arch(ctx);
   std::vector<std::pair<std::string, tessel_context *>> variants;
   for (const tessel::BundleEntry &e : bundle.entries) {
+    if (pickOnly)
+      break;
     int64_t bf16 = 0;
     if (tessel::codeObjectRank(e, arch, e.format) < 0 ||
         e.format == tessel::CodeFormat::Simt || !e.knob("k_bf16", bf16) ||
@@ -310,7 +324,7 @@ int main(int argc, char **argv) {
   printf("\n%-8s %-26s %10s %12s %9s %9s %9s\n", "tokens", "kernel", "MB/call",
          "us (median)", "TB/s", "of copy", "vs empty");
   std::mt19937_64 rng(7);
-  for (int64_t T : {64, 4096, 65536, 262144}) {
+  for (int64_t T : shapes) {
     Shape s;
     s.tokens = T;
     s.numBlocks = (T + kBlock - 1) / kBlock;

@@ -183,16 +183,19 @@ size_t valueOffset(bool preshuffle, int64_t o, int d) {
 }
 
 void runCase(const std::string &target, bool bf16, int64_t tppKnob,
-             bool preshuffle = false, bool ue8m0 = false, int blockSize = 64) {
+             bool preshuffle = false, bool ue8m0 = false, int blockSize = 64,
+             int numWaves = 4) {
   SCOPED_TRACE(target + (bf16 ? " bf16" : " f32") +
                " block_size=" + std::to_string(blockSize) +
                " tokens_per_program=" + std::to_string(tppKnob) +
                " preshuffle=" + std::to_string(preshuffle) +
-               " ue8m0=" + std::to_string(ue8m0));
+               " ue8m0=" + std::to_string(ue8m0) +
+               " num_waves=" + std::to_string(numWaves));
   tessel::KnobBindings knobs = {{"k_bf16", bf16 ? 1 : 0},
                                 {"tokens_per_program", tppKnob},
                                 {"preshuffle", preshuffle ? 1 : 0},
-                                {"scale_ue8m0", ue8m0 ? 1 : 0}};
+                                {"scale_ue8m0", ue8m0 ? 1 : 0},
+                                {"num_waves", numWaves}};
   Compiled c = compile(target, knobs);
   ASSERT_TRUE(c.module);
   Module *m = c.module.get();
@@ -294,6 +297,14 @@ TEST(EmulatorIndexerKernel, Gfx950PreshuffleUe8m0) {
 }
 TEST(EmulatorIndexerKernel, Sm90PreshuffleUe8m0) {
   runCase("sm_90", true, 16, true, true);
+}
+// Eight waves, which the sm_90 table picks for small calls: a [16, 128]
+// tile over 256 lanes (8 values per lane on sm_90, 4 in wave64).
+TEST(EmulatorIndexerKernel, Sm90EightWaves) {
+  runCase("sm_90", true, 16, false, false, 64, 8);
+}
+TEST(EmulatorIndexerKernel, Gfx942EightWaves) {
+  runCase("gfx942", false, 32, false, false, 64, 8);
 }
 
 // The kernel's three ways to a slot's address: a shift and 16-byte stores

@@ -14,7 +14,11 @@
 // loaded: tessel_torch_bind() gets its dlopen handle and a context, and
 // resolves the entry points there, so there is one copy of the runtime.
 //
-// Adding an op is one entry of kOps (schema, C symbol, call, result).
+// Adding an op is one entry of kOps (schema, C symbol, call, result). The
+// writer, which engines call per decode step, has typed (unboxed) kernels
+// instead: they read the three tensors straight into a stack array of
+// tessel_tensor and call the C entry point resolved at bind time, with no
+// walk over the argument stack (registerTyped).
 //
 //===----------------------------------------------------------------------===//
 
@@ -70,17 +74,6 @@ struct OpDef {
 
 template <typename Fn> Fn as(void *fn) { return reinterpret_cast<Fn>(fn); }
 
-// scale_fmt of the cache writer: None (the f32 scale) or "ue8m0".
-int32_t scaleFmt(const char *name) {
-  if (!name)
-    return TESSEL_SCALE_FMT_F32;
-  TORCH_CHECK(strcmp(name, "ue8m0") == 0,
-              "tessel::indexer_k_cache_write: scale_fmt must be None or "
-              "'ue8m0', got '",
-              name, "'");
-  return TESSEL_SCALE_FMT_UE8M0;
-}
-
 uint32_t logitsFlags(int64_t preshuffle, int64_t writeTail) {
   return (preshuffle ? TESSEL_LOGITS_PRESHUFFLED : 0u) |
          (writeTail ? 0u : TESSEL_LOGITS_NO_TAIL);
@@ -118,17 +111,11 @@ at::Tensor scheduleResult(c10::ArrayRef<c10::IValue> args,
 // The ops. Each schema's tensors, scalars and strings reach `invoke` in
 // order (tessel.h documents each entry point).
 const OpDef kOps[] = {
+    // Served by typed kernels (writerOnDevice, registerTyped): no invoke.
     {"indexer_k_cache_write(Tensor k, Tensor slot_mapping, "
      "Tensor(a!) kv_cache, *, bool preshuffle=False, str? scale_fmt=None) "
      "-> ()",
-     "tessel_indexer_k_cache_write_opts",
-     [](void *fn, tessel_context *ctx, const CallArgs &a) {
-       tessel_k_cache_write_options o{static_cast<int32_t>(a.i[0]),
-                                      scaleFmt(a.s[0])};
-       return as<decltype(&tessel_indexer_k_cache_write_opts)>(fn)(
-           ctx, a.t[0], a.t[1], a.t[2], &o, a.stream);
-     },
-     nullptr},
+     "tessel_indexer_k_cache_write_opts", nullptr, nullptr},
     {"paged_mqa_logits(" TESSEL_LOGITS_ARGS ") -> Tensor",
      "tessel_paged_mqa_logits", pagedMqaLogits, logitsResult},
     {"paged_mqa_logits.out(" TESSEL_LOGITS_ARGS ", Tensor(a!) out) -> ()",
@@ -212,25 +199,25 @@ bool isTensorArg(const c10::OperatorHandle &op, size_t k) {
   return t->kind() == c10::TypeKind::TensorType;
 }
 
+// What describe() found wrong with a tensor, if anything.
+enum class Refusal { None, Device, Dtype, Rank };
+
 // Fills `out` from `t`, checking what the C API cannot see: the dtype's
-// existence in Tessel, the rank and the device.
-void describe(const c10::OperatorHandle &op, size_t k, const at::Tensor &t,
-              const Runtime &rt, tessel_tensor &out) {
+// existence in Tessel, the rank and the device. Formats nothing: a refusal
+// is explained by refuse().
+inline Refusal describe(const at::Tensor &t, const Runtime &rt,
+                        tessel_tensor &out) {
   const c10::Device dev = t.device();
-  TORCH_CHECK(dev.type() == rt.device.type() &&
-                  (!dev.has_index() || !rt.device.has_index() ||
-                   dev.index() == rt.device.index()),
-              op.schema().name(), ": ", argName(op, k), " is on ", dev.str(),
-              ", but the Tessel context for torch.ops runs on ",
-              rt.device.is_cpu() ? "the emu device, which takes cpu tensors"
-                                 : rt.device.str());
+  if (dev.type() != rt.device.type() ||
+      (dev.has_index() && rt.device.has_index() &&
+       dev.index() != rt.device.index()))
+    return Refusal::Device;
   out.dtype = dtypeOf(t.scalar_type());
-  TORCH_CHECK(out.dtype != TESSEL_DTYPE_INVALID, op.schema().name(), ": ",
-              argName(op, k), ": dtype ", t.scalar_type(),
-              " is not a Tessel dtype");
+  if (out.dtype == TESSEL_DTYPE_INVALID)
+    return Refusal::Dtype;
   const int64_t rank = t.dim();
-  TORCH_CHECK(rank <= TESSEL_MAX_RANK, op.schema().name(), ": ", argName(op, k),
-              ": rank ", rank, " > ", TESSEL_MAX_RANK);
+  if (rank > TESSEL_MAX_RANK)
+    return Refusal::Rank;
   out.rank = static_cast<int32_t>(rank);
   out.data = t.numel() ? t.data_ptr() : nullptr;
   const int64_t *sizes = t.sizes().data();
@@ -239,13 +226,38 @@ void describe(const c10::OperatorHandle &op, size_t k, const at::Tensor &t,
     out.shape[d] = sizes[d];
     out.strides[d] = strides[d];
   }
+  return Refusal::None;
+}
+
+// Raises "<op>: <arg> ..." for what describe() refused.
+[[noreturn]] void refuse(Refusal why, const std::string &op,
+                         const std::string &arg, const at::Tensor &t,
+                         const Runtime &rt) {
+  switch (why) {
+  case Refusal::Device:
+    TORCH_CHECK(false, op, ": ", arg, " is on ", t.device().str(),
+                ", but the Tessel context for torch.ops runs on ",
+                rt.device.is_cpu() ? "the emu device, which takes cpu tensors"
+                                   : rt.device.str());
+  case Refusal::Dtype:
+    TORCH_CHECK(false, op, ": ", arg, ": dtype ", t.scalar_type(),
+                " is not a Tessel dtype");
+  default:
+    TORCH_CHECK(false, op, ": ", arg, ": rank ", t.dim(), " > ",
+                TESSEL_MAX_RANK);
+  }
+}
+
+void describe(const c10::OperatorHandle &op, size_t k, const at::Tensor &t,
+              const Runtime &rt, tessel_tensor &out) {
+  if (Refusal why = describe(t, rt, out); why != Refusal::None)
+    refuse(why, op.schema().name(), argName(op, k), t, rt);
 }
 
 // Raises the runtime's message as "tessel::<op>: ...". The runtime names the
 // op itself ("indexer_k_cache_write: k: ..."), so that prefix is not doubled.
-[[noreturn]] void failWithRuntimeError(const c10::OperatorHandle &op,
+[[noreturn]] void failWithRuntimeError(const std::string &name, // tessel::<op>
                                        const char *msg) {
-  const std::string &name = op.schema().name(); // "tessel::<op>"
   const std::string shortName = name.substr(name.find("::") + 2) + ": ";
   if (strncmp(msg, shortName.c_str(), shortName.size()) == 0)
     TORCH_CHECK(false, "tessel::", msg);
@@ -253,12 +265,30 @@ void describe(const c10::OperatorHandle &op, size_t k, const at::Tensor &t,
 }
 
 // The stream torch would run this device's work on now; null on the CPU.
+// A stream id names one native stream for the life of the process (pool
+// streams are never freed; an external stream's id is its handle), so the
+// last translation is kept per thread and the native handle asked for only
+// when the current stream changes.
 tessel_stream currentStream(const c10::Device &dev) {
   if (dev.is_cpu())
     return nullptr;
-  const c10::impl::DeviceGuardImplInterface *impl =
-      c10::impl::getDeviceGuardImpl(dev.type());
-  return static_cast<tessel_stream>(impl->getStream(dev).native_handle());
+  struct Last {
+    c10::DeviceType type = c10::DeviceType::CPU;
+    c10::DeviceIndex index = -1;
+    c10::StreamId id = 0;
+    void *handle = nullptr;
+  };
+  thread_local Last last;
+  const c10::Stream s =
+      c10::impl::getDeviceGuardImpl(dev.type())->getStream(dev);
+  if (s.device_type() != last.type || s.device_index() != last.index ||
+      s.id() != last.id) {
+    last.handle = s.native_handle();
+    last.type = s.device_type();
+    last.index = s.device_index();
+    last.id = s.id();
+  }
+  return static_cast<tessel_stream>(last.handle);
 }
 
 // The CPU and CUDA kernel of kOps[index]: runs it on the device of its
@@ -307,7 +337,7 @@ void runOnDevice(size_t index, const c10::OperatorHandle &op,
   }
   call.stream = currentStream(rt->device);
   if (def.invoke(fn, rt->ctx, call) != TESSEL_SUCCESS)
-    failWithRuntimeError(op, rt->lastError());
+    failWithRuntimeError(op.schema().name(), rt->lastError());
   torch::jit::drop(*stack, n);
   if (def.result)
     torch::jit::push(*stack, std::move(result));
@@ -363,6 +393,91 @@ void runMeta(size_t index, const c10::OperatorHandle &op, c10::DispatchKeySet,
     torch::jit::push(*stack, std::move(result));
 }
 
+// The writer's typed kernels (kOps[kWriter]): what runOnDevice and
+// runAutograd do for it, without the argument stack.
+constexpr size_t kWriter = 0;
+constexpr const char *kWriterName = "tessel::indexer_k_cache_write";
+using WriterSig = void(const at::Tensor &, const at::Tensor &,
+                       const at::Tensor &, bool,
+                       std::optional<c10::string_view>);
+
+// scale_fmt of the cache writer: None (the f32 scale) or "ue8m0".
+int32_t scaleFmt(std::optional<c10::string_view> name) {
+  if (!name)
+    return TESSEL_SCALE_FMT_F32;
+  TORCH_CHECK(*name == "ue8m0",
+              "tessel::indexer_k_cache_write: scale_fmt must be None or "
+              "'ue8m0', got '",
+              std::string(*name), "'");
+  return TESSEL_SCALE_FMT_UE8M0;
+}
+
+void writerOnDevice(const at::Tensor &k, const at::Tensor &slotMapping,
+                    const at::Tensor &kvCache, bool preshuffle,
+                    std::optional<c10::string_view> fmt) {
+  const Runtime *rt = gRuntime.load(std::memory_order_acquire);
+  TORCH_CHECK(rt, kWriterName,
+              ": no Tessel context: call tessel.register_torch_ops() first");
+  auto fn = as<decltype(&tessel_indexer_k_cache_write_opts)>(rt->fns[kWriter]);
+  TORCH_CHECK(fn, kWriterName, ": the loaded libtessel_runtime.so has no ",
+              kOps[kWriter].symbol, " (it predates this op)");
+  const at::Tensor *args[3] = {&k, &slotMapping, &kvCache};
+  static const char *const names[3] = {"k", "slot_mapping", "kv_cache"};
+  tessel_tensor ts[3];
+  for (int i = 0; i < 3; ++i)
+    if (Refusal why = describe(*args[i], *rt, ts[i]); why != Refusal::None)
+      refuse(why, kWriterName, names[i], *args[i], *rt);
+  const tessel_k_cache_write_options o{preshuffle ? 1 : 0, scaleFmt(fmt)};
+  if (fn(rt->ctx, &ts[0], &ts[1], &ts[2], &o, currentStream(rt->device)) !=
+      TESSEL_SUCCESS)
+    failWithRuntimeError(kWriterName, rt->lastError());
+}
+
+void writerAutograd(c10::DispatchKeySet ks, const at::Tensor &k,
+                    const at::Tensor &slotMapping, const at::Tensor &kvCache,
+                    bool preshuffle, std::optional<c10::string_view> fmt) {
+  if (c10::GradMode::is_enabled()) {
+    const at::Tensor *args[3] = {&k, &slotMapping, &kvCache};
+    static const char *const names[3] = {"k", "slot_mapping", "kv_cache"};
+    for (int i = 0; i < 3; ++i)
+      TORCH_CHECK(!args[i]->requires_grad(), kWriterName, ": ", names[i],
+                  " requires grad, but Tessel ops are not differentiable "
+                  "(call them under torch.no_grad() or on detached tensors)");
+  }
+  const c10::DispatchKeySet below = ks & c10::after_autograd_keyset;
+  const c10::DispatchKey next =
+      below.remove(c10::DispatchKey::ADInplaceOrView).highestPriorityTypeId();
+  if (next != c10::DispatchKey::CPU && next != c10::DispatchKey::CUDA) {
+    static const auto handle = c10::Dispatcher::singleton()
+                                   .findSchemaOrThrow(kWriterName, "")
+                                   .typed<WriterSig>();
+    handle.redispatch(below, k, slotMapping, kvCache, preshuffle, fmt);
+    return;
+  }
+  kvCache.unsafeGetTensorImpl()->bump_version();
+  writerOnDevice(k, slotMapping, kvCache, preshuffle, fmt);
+}
+
+void writerMeta(const at::Tensor &, const at::Tensor &, const at::Tensor &,
+                bool, std::optional<c10::string_view>) {}
+
+// Registers the typed kernels of the ops that have them; false for the
+// others, which get the boxed ones.
+bool registerTyped(torch::Library &m, size_t index, const char *name) {
+  if (index != kWriter)
+    return false;
+  m.impl(name,
+         torch::dispatch(c10::DispatchKey::CPU, TORCH_FN(writerOnDevice)));
+  m.impl(name,
+         torch::dispatch(c10::DispatchKey::CUDA, TORCH_FN(writerOnDevice)));
+  m.impl(name, torch::dispatch(c10::DispatchKey::Meta, TORCH_FN(writerMeta)));
+  m.impl(name, torch::dispatch(c10::DispatchKey::AutogradCPU,
+                               TORCH_FN(writerAutograd)));
+  m.impl(name, torch::dispatch(c10::DispatchKey::AutogradCUDA,
+                               TORCH_FN(writerAutograd)));
+  return true;
+}
+
 using Run = void (*)(size_t, const c10::OperatorHandle &, c10::DispatchKeySet,
                      torch::jit::Stack *);
 
@@ -399,6 +514,8 @@ TORCH_LIBRARY(tessel, m) {
   for (size_t i = 0; i < kNumOps; ++i) {
     m.def(kOps[i].schema);
     const std::string name = opName(kOps[i]);
+    if (registerTyped(m, i, name.c_str()))
+      continue;
     for (const auto &[key, run] : kKernels)
       m.impl(name.c_str(), torch::dispatch(key, boxed(run, i)));
   }

@@ -251,10 +251,12 @@ def test_cuda_graph_replays_are_each_correct(ctx):
 
 
 def test_compiled_step_equals_eager(ctx):
+    """The op inside a compiled step (the values gathered at its indices,
+    no reduction whose order inductor may change): bit-exact."""
     def step(x, lens):
         idx = torch.ops.tessel.topk_per_row(x * 2.0 + 1.0, lens, 1, 1024,
                                             stable=True)
-        return idx, torch.gather(x, 1, idx.long().clamp_min(0)).sum(1)
+        return idx, torch.gather(x, 1, idx.long().clamp_min(0))
 
     g = torch.Generator().manual_seed(9)
     x = torch.randn(6, 5000, generator=g).cuda()

@@ -127,8 +127,8 @@ tessel_status topkPerRow(void *fn, tessel_context *ctx, const CallArgs &a) {
               "tessel::topk_per_row: next_n = ", a.i[0], " does not fit int32");
   TORCH_CHECK(a.i[1] >= INT32_MIN && a.i[1] <= INT32_MAX,
               "tessel::topk_per_row: k = ", a.i[1], " does not fit int32");
-  const uint32_t flags = (a.i[2] ? TESSEL_TOPK_STABLE : 0u) |
-                         (a.i[3] ? TESSEL_TOPK_SORTED : 0u);
+  const uint32_t flags =
+      (a.i[2] ? TESSEL_TOPK_STABLE : 0u) | (a.i[3] ? TESSEL_TOPK_SORTED : 0u);
   return as<decltype(&tessel_topk_per_row)>(fn)(
       ctx, a.t[0], a.t[1], static_cast<int32_t>(a.i[0]),
       static_cast<int32_t>(a.i[1]), flags, a.t[2], a.stream);

@@ -3,8 +3,8 @@
 # runtime alone (no LLVM/MLIR), runs the indexer pipeline against its float64
 # reference on the real compiled sm_90 PTX, the K-cache writer benchmark, the
 # launch-overhead program, the schedule-metadata benchmark, the Python
-# binding against torch, ptxas's resource report of every sm_90 code object
-# and compute-sanitizer's memcheck.
+# binding against torch, top-k (run_topk_h200.sh), ptxas's resource report of
+# every sm_90 code object and compute-sanitizer's memcheck.
 #
 #   test/gpu/run_h200.sh BUNDLE [OUTDIR]
 #
@@ -80,6 +80,11 @@ for f in /tmp/tessel-ptx/*.ptx; do
   timeout 60 ptxas -arch="$arch" -v -o /dev/null "$f" >>"$OUTDIR/ptxas.log" 2>&1 || status=1
 done
 grep -E '^==|registers|spill|smem' "$OUTDIR/ptxas.log" | head -40
+
+# topk_per_row: the C API, the Python op, graph replays, memcheck and the
+# benchmark beside torch.topk (run_topk_h200.sh).
+step topk topk.log 900 test/gpu/run_topk_h200.sh "$BUNDLE" \
+  "$B/lib/libtessel_runtime.so" "$OUTDIR"
 
 if command -v compute-sanitizer >/dev/null; then
   step sanitizer sanitizer.log 150 compute-sanitizer --tool memcheck \

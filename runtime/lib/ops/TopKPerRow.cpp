@@ -2,8 +2,10 @@
 //
 // Top-k per row of the sparse-attention indexer (DESIGN.md 3.2), declared
 // for the op registry. The kernel ABI is kernels_dsl/topk_per_row.mlir's:
-// one workgroup per row, a variant per k. No tuned table yet: with one
-// variant per k, the variant built for the call's k serves.
+// one workgroup per row, a variant per k and workgroup size (num_waves).
+// The tuned table (runtime/tuned/topk_per_row.csv) picks num_waves by rows
+// and columns; without a row, the first variant built for the call's k
+// serves.
 //
 //===----------------------------------------------------------------------===//
 
@@ -104,10 +106,24 @@ OpSpec spec = {
      scalarParam("row_stride", ArgKind::I64, "row_stride"),
      scalarParam("next_n", ArgKind::I32, "next_n"),
      scalarParam("lens_2d", ArgKind::I32, "lens_2d")},
-    /*schema: none*/ {"topk_per_row", {}},
-    /*key=*/{},
+    /*schema=*/
+    {"topk_per_row",
+     {{"arch", ColumnType::String, true, 0},
+      {"cu_num", ColumnType::Int, true, 1},
+      {"k", ColumnType::Int, true, 1},
+      {"rows", ColumnType::Int, true, 1},
+      {"cols", ColumnType::Int, true, 1},
+      {"kernel", ColumnType::String, false, 0},
+      {"num_waves", ColumnType::Int, false, 1},
+      {"us", ColumnType::Real, false, 0}}},
+    /*key=*/
+    {{"arch", KeyRole::Arch},
+     {"cu_num", KeyRole::CuNum},
+     {"k", KeyRole::Match, "k"},
+     {"rows", KeyRole::Bucket, "R"},
+     {"cols", KeyRole::Bucket, "L"}},
     /*callKnobs=*/{{"k", "k", -1}},
-    /*rowKnobs=*/{},
+    /*rowKnobs=*/{{"num_waves", "num_waves", 16}},
     /*rowValues=*/{},
     /*knobRules=*/{{"k", true, 512, 2048}},
     /*workspaceBytes=*/nullptr,

@@ -350,3 +350,35 @@ def test_fake_kernels_give_the_result_shapes(ctx):
     assert torch.ops.tessel.paged_mqa_logits(*m).shape == (4, 64)
     assert torch.ops.tessel.paged_mqa_logits(
         *m, out=torch.empty(4, 64, device="meta")) is None
+
+
+def test_topk_meta_kernel_gives_the_indices_shape(ctx):
+    """[R, k] int32 from logits [R, L] alone, through both overloads, with
+    nothing run; a logits tensor of another rank is refused by name."""
+    topk = torch.ops.tessel.topk_per_row
+    logits = torch.empty(6, 3000, device="meta")
+    lens = torch.empty(2, dtype=torch.int32, device="meta")
+    got = topk(logits, lens, 3, 1024, stable=True)
+    assert got.shape == (6, 1024) and got.dtype == torch.int32
+    assert got.device.type == "meta"
+    assert topk(logits, lens, 3, 512,
+                out=torch.empty(6, 512, dtype=torch.int32,
+                                device="meta")) is None
+    with pytest.raises(RuntimeError, match="tessel::topk_per_row: logits: "
+                       "rank 1, want 2"):
+        topk(logits[0], lens, 3)
+
+
+def test_topk_runtime_checks_reach_the_caller(ctx):
+    topk = torch.ops.tessel.topk_per_row
+    logits = torch.zeros(2, 600)
+    lens = torch.tensor([600, 600], dtype=torch.int32)
+    with pytest.raises(RuntimeError, match="tessel::topk_per_row: k must be "
+                       "one of 512, 1024, 2048, got 100"):
+        topk(logits, lens, 1, 100)
+    with pytest.raises(RuntimeError, match=r"context_lens\[1\] = 601 is "
+                       "greater than"):
+        topk(logits, torch.tensor([600, 601], dtype=torch.int32), 1, 512)
+    with pytest.raises(RuntimeError, match="sorted output is not "
+                       "implemented"):
+        topk(logits, lens, 1, 512, sorted=True)

@@ -17,6 +17,7 @@ int gModule;
 int gFunction;
 uint64_t gLaunches;
 unsigned gLastGrid[3];
+unsigned gLastBlockX;
 thread_local void *gCurrent;
 } // namespace
 
@@ -71,14 +72,15 @@ FAKE_API cuModuleGetFunction(void **f, void *, const char *) {
   *f = &gFunction;
   return 0;
 }
-FAKE_API cuLaunchKernel(void *, unsigned gx, unsigned gy, unsigned gz, unsigned,
-                        unsigned, unsigned, unsigned, void *, void **params,
-                        void **) {
+FAKE_API cuLaunchKernel(void *, unsigned gx, unsigned gy, unsigned gz,
+                        unsigned bx, unsigned, unsigned, unsigned, void *,
+                        void **params, void **) {
   if (!params)
     return 1; // CUDA_ERROR_INVALID_VALUE
   gLastGrid[0] = gx;
   gLastGrid[1] = gy;
   gLastGrid[2] = gz;
+  gLastBlockX = bx;
   ++gLaunches;
   return 0;
 }
@@ -121,4 +123,9 @@ fakeCudaLaunches(unsigned grid[3]) {
   if (grid)
     memcpy(grid, gLastGrid, sizeof(gLastGrid));
   return gLaunches;
+}
+
+/// For tests: the workgroup size (x) of the last launch.
+extern "C" __attribute__((visibility("default"))) unsigned fakeCudaLastBlock() {
+  return gLastBlockX;
 }

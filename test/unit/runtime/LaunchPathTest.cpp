@@ -11,6 +11,7 @@
 #include "TestUtil.h"
 
 #include "Device.h"
+#include "ops/OpRegistry.h"
 
 #include <gtest/gtest.h>
 
@@ -221,6 +222,74 @@ TEST(LaunchPath, ABundleLoadRetiresCachedPlans) {
   launches(grid);
   EXPECT_EQ(grid[0], 256u);
   tessel_context_destroy(other);
+  tessel_context_destroy(ctx);
+}
+
+// topk_per_row's sm_90 rows (runtime/tuned/topk_per_row.csv) pick the
+// workgroup: 16 warps for few rows of 32k and 128k columns, 8 for 8k
+// columns and for 256 rows.
+TEST(LaunchPath, TopKTablePicksTheWorkgroup) {
+  LaunchesFn launches = nullptr;
+  tessel_context *ctx = fakeCudaContext(launches);
+  if (!ctx)
+    GTEST_SKIP() << "the fake CUDA driver is not the one bound";
+  auto lastBlock = reinterpret_cast<unsigned (*)()>(dlsym(
+      dlopen(FAKE_CUDA_PATH, RTLD_NOW | RTLD_NOLOAD), "fakeCudaLastBlock"));
+  ASSERT_NE(lastBlock, nullptr);
+  const tessel::OpSpec *op = tessel::findOp("topk_per_row");
+  ASSERT_NE(op, nullptr);
+  std::vector<tessel::BundleEntry> es;
+  for (int waves : {8, 16}) {
+    tessel::BundleEntry e;
+    e.name = "topk_per_row.k2048.w" + std::to_string(waves) + ".sm_90";
+    e.kernel = "topk_per_row";
+    e.target = "sm_90";
+    e.format = tessel::CodeFormat::Ptx;
+    e.knobs = {{"k", 2048}, {"num_waves", waves}};
+    e.args = tessel::opAbi(*op);
+    e.block[0] = 32 * waves;
+    e.resources = "{\"registers\":60}";
+    e.sourceHash = "0123abcd";
+    e.code = ".version 8.0\n.target sm_90\n";
+    es.push_back(e);
+  }
+  loadEntries(ctx, es);
+  struct Case {
+    int64_t rows, cols;
+    unsigned block;
+  };
+  const Case cases[] = {{1, 32768, 512},   {8, 131072, 512}, {64, 100000, 512},
+                        {1, 8192, 256},    {8, 8192, 256},   {256, 131072, 256},
+                        {256, 32768, 256}, {200, 8192, 256}};
+  for (const Case &c : cases) {
+    tessel_tensor tl{}, tc{}, ti{};
+    tl.data = reinterpret_cast<void *>(uintptr_t(1) << 32);
+    tl.dtype = TESSEL_DTYPE_F32;
+    tl.rank = 2;
+    tl.shape[0] = c.rows;
+    tl.shape[1] = c.cols;
+    tl.strides[0] = c.cols;
+    tl.strides[1] = 1;
+    tc.data = reinterpret_cast<void *>(uintptr_t(2) << 32);
+    tc.dtype = TESSEL_DTYPE_I32;
+    tc.rank = 1;
+    tc.shape[0] = c.rows;
+    tc.strides[0] = 1;
+    ti.data = reinterpret_cast<void *>(uintptr_t(3) << 32);
+    ti.dtype = TESSEL_DTYPE_I32;
+    ti.rank = 2;
+    ti.shape[0] = c.rows;
+    ti.shape[1] = 2048;
+    ti.strides[0] = 2048;
+    ti.strides[1] = 1;
+    ASSERT_EQ(tessel_topk_per_row(ctx, &tl, &tc, 1, 2048, 0, &ti, nullptr),
+              TESSEL_SUCCESS)
+        << tessel_last_error();
+    unsigned grid[3];
+    launches(grid);
+    EXPECT_EQ(grid[0], unsigned(c.rows));
+    EXPECT_EQ(lastBlock(), c.block) << c.rows << " x " << c.cols;
+  }
   tessel_context_destroy(ctx);
 }
 

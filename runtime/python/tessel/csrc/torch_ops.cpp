@@ -103,6 +103,34 @@ at::Tensor logitsResult(c10::ArrayRef<c10::IValue> args,
 at::Tensor scheduleResult(c10::ArrayRef<c10::IValue> args,
                           const at::TensorOptions &where, const Runtime *rt);
 
+// The indices [R, k] int32 of logits [R, L].
+at::Tensor topkResult(c10::ArrayRef<c10::IValue> args,
+                      const at::TensorOptions &where, const Runtime *) {
+  const at::Tensor &logits = args[0].toTensor();
+  const int64_t k = args[3].toInt();
+  TORCH_CHECK(logits.dim() == 2, "tessel::topk_per_row: logits: rank ",
+              logits.dim(), ", want 2 ([R, L])");
+  TORCH_CHECK(k >= 1 && k <= INT32_MAX, "tessel::topk_per_row: k = ", k,
+              " is not in [1, 2^31 - 1]");
+  return at::empty_symint({logits.sym_size(0), k}, where.dtype(at::kInt));
+}
+
+tessel_status topkPerRow(void *fn, tessel_context *ctx, const CallArgs &a) {
+  TORCH_CHECK(a.i[0] >= INT32_MIN && a.i[0] <= INT32_MAX,
+              "tessel::topk_per_row: next_n = ", a.i[0], " does not fit int32");
+  TORCH_CHECK(a.i[1] >= INT32_MIN && a.i[1] <= INT32_MAX,
+              "tessel::topk_per_row: k = ", a.i[1], " does not fit int32");
+  const uint32_t flags =
+      (a.i[2] ? TESSEL_TOPK_STABLE : 0u) | (a.i[3] ? TESSEL_TOPK_SORTED : 0u);
+  return as<decltype(&tessel_topk_per_row)>(fn)(
+      ctx, a.t[0], a.t[1], static_cast<int32_t>(a.i[0]),
+      static_cast<int32_t>(a.i[1]), flags, a.t[2], a.stream);
+}
+
+#define TESSEL_TOPK_ARGS                                                       \
+  "Tensor logits, Tensor context_lens, int next_n, int k=2048, *, "            \
+  "bool stable=False, bool sorted=False"
+
 #define TESSEL_LOGITS_ARGS                                                     \
   "Tensor q, Tensor kv_cache, Tensor weights, Tensor context_lens, "           \
   "Tensor block_tables, int max_model_len, *, bool preshuffle=False, "         \
@@ -132,6 +160,10 @@ const OpDef kOps[] = {
            static_cast<int32_t>(a.i[1]), a.t[1], a.stream);
      },
      scheduleResult},
+    {"topk_per_row(" TESSEL_TOPK_ARGS ") -> Tensor", "tessel_topk_per_row",
+     topkPerRow, topkResult},
+    {"topk_per_row.out(" TESSEL_TOPK_ARGS ", Tensor(a!) out) -> ()",
+     "tessel_topk_per_row", topkPerRow, nullptr},
 };
 constexpr size_t kNumOps = sizeof(kOps) / sizeof(kOps[0]);
 

@@ -25,7 +25,8 @@ def entry(name, target="gfx942", wpe=2, kernels=None, resources=None):
     if resources is None:
         resources = json.dumps({"format": "hsaco",
                                 "kernels": kernels or [kernel()]})
-    return {"name": name, "target": target, "knobs": {"waves_per_eu": wpe},
+    return {"name": name, "target": target, "format": "hsaco",
+            "knobs": {"waves_per_eu": wpe},
             "resources": resources}
 
 
@@ -41,7 +42,7 @@ def test_clean_library_passes_and_skips_other_targets(tmp_path):
     rc, out = run(tmp_path, [
         entry("a.gfx942"), entry("a.gfx950", target="gfx950"),
         {"name": "a.sm_90", "target": "sm_90", "resources": "{}"},
-        {"name": "a.emu", "target": "emu-gfx942",
+        {"name": "a.emu", "target": "gfx942", "format": "simt",
          "resources": "{\"format\": \"simt\"}"}])
     assert rc == 0, out
     assert "2 AMD code objects, 0 problems" in out

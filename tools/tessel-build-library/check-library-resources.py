@@ -55,7 +55,7 @@ def check_entry(entry):
     """The problems of one code object, as text (empty when it meets every
     target). Entries other than AMD code objects are skipped (None)."""
     chip = entry.get("target")
-    if chip not in REGISTER_FILE:
+    if chip not in REGISTER_FILE or entry.get("format", "hsaco") != "hsaco":
         return None
     name = entry.get("name", "?")
     try:

@@ -1027,15 +1027,23 @@ struct StorePattern : public TilePattern<StoreOp> {
         std::max(1u, stored.getIntOrFloatBitWidth() / 8),
         state.target->maxVectorBytes(), pointerAlignment(adaptor.getPtr()));
     int64_t w = plan.width;
+    // In a loop the per-element masks compete with the loop's live state:
+    // recompute each next to its store there (maskElement). Elsewhere the
+    // mask stays one vector, computed where the kernel computes it.
+    bool inLoop = op->getParentOfType<scf::ForOp>() ||
+                  op->getParentOfType<scf::WhileOp>();
     // Replicated elements (layout larger than the tile) would be stored by
     // several lanes; they store the same value, which is harmless.
     for (int64_t s = 0; s < l->getNumElems(); s += w) {
       Value off =
           vector::ExtractOp::create(rewriter, loc, adaptor.getOffsets(), s);
       Value idx = toIndex(rewriter, loc, off);
-      Value mask = adaptor.getMask()
-                       ? maskElement(rewriter, loc, adaptor.getMask(), s)
-                       : Value();
+      Value mask =
+          !adaptor.getMask() ? Value()
+          : inLoop
+              ? maskElement(rewriter, loc, adaptor.getMask(), s)
+              : vector::ExtractOp::create(rewriter, loc, adaptor.getMask(), s)
+                    .getResult();
       guarded(mask, [&](OpBuilder &b) {
         if (w == 1) {
           Value v = vector::ExtractOp::create(b, loc, adaptor.getValue(), s);

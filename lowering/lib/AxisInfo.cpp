@@ -108,6 +108,103 @@ static AxisInfo maskedBy(const AxisInfo &a, int64_t m, AxisInfo r) {
   return r;
 }
 
+/// The width of `v`'s integer elements (index counts as 64).
+static unsigned bitWidthOf(Value v) {
+  Type t = getElementTypeOrSelf(v.getType());
+  return t.isIndex() ? 64 : t.getIntOrFloatBitWidth();
+}
+
+/// A wrapping integer of `width` bits read as signed (sext) or unsigned.
+static int64_t wrapTo(int64_t v, unsigned width, bool isSigned) {
+  if (width >= 64)
+    return v;
+  uint64_t m = (uint64_t(1) << width) - 1, u = uint64_t(v) & m;
+  if (isSigned && (u >> (width - 1)))
+    u |= ~m;
+  return int64_t(u);
+}
+
+AxisInfo AxisInfoAnalysis::extended(Operation *def) {
+  Value src = def->getOperand(0);
+  AxisInfo r = get(src);
+  unsigned width = bitWidthOf(src);
+  bool zext = isa<arith::ExtUIOp, arith::IndexCastUIOp>(def);
+  // Contiguity is counted in the source's wrapping arithmetic. A run that
+  // starts at a multiple of g and is at most g long cannot cross the wrap
+  // (from 2^(w-1) - 1 to -2^(w-1) for sext, from 2^w - 1 to 0 for zext: both
+  // at multiples of g), so such runs stay runs after widening. Longer runs
+  // survive only where no element can wrap: when the value is known
+  // non-negative (an unsigned run of non-negative values never crosses
+  // 2^w - 1 either).
+  if (!isNonNegative(src))
+    for (unsigned d = 0; d < r.rank(); ++d)
+      r.contiguity[d] = std::min(r.contiguity[d], r.divisibility[d]);
+  if (r.constant)
+    r.constant = wrapTo(*r.constant, width, !zext);
+  return r;
+}
+
+AxisInfo AxisInfoAnalysis::truncated(AxisInfo r, unsigned width) {
+  // The low bits keep the arithmetic mod 2^width: runs stay runs and
+  // divisibility holds up to 2^(width - 1) (beyond, 0 divides anything).
+  int64_t cap = width >= 32 ? kMaxDivisibility : int64_t(1) << (width - 1);
+  for (unsigned d = 0; d < r.rank(); ++d)
+    r.divisibility[d] = std::min(r.divisibility[d], cap);
+  if (r.constant)
+    r.constant = wrapTo(*r.constant, width, /*isSigned=*/true);
+  return r;
+}
+
+bool AxisInfoAnalysis::isNonNegative(Value v) {
+  auto it = nonNegative.find(v);
+  if (it != nonNegative.end())
+    return it->second;
+  nonNegative[v] = false; // cycles (through loop-carried values) prove nothing
+  bool r = computeNonNegative(v);
+  nonNegative[v] = r;
+  return r;
+}
+
+/// Whether `v` holds no negative element (read as signed). Sums and
+/// products count only where the op promises no signed wrap (`nsw`).
+bool AxisInfoAnalysis::computeNonNegative(Value v) {
+  Operation *def = v.getDefiningOp();
+  if (!def)
+    return false;
+  if (auto c = get(v).constant)
+    return *c >= 0;
+  if (auto range = dyn_cast<RangeOp>(def))
+    return int64_t(range.getStart()) >= 0;
+  if (isa<ProgramIdOp, NumProgramsOp>(def))
+    return true;
+  if (isa<arith::ExtUIOp, arith::IndexCastUIOp>(def))
+    return bitWidthOf(def->getOperand(0)) < bitWidthOf(v);
+  auto operandsNonNegative = [&] {
+    return llvm::all_of(def->getOperands(),
+                        [&](Value o) { return isNonNegative(o); });
+  };
+  if (isa<SplatOp, BroadcastOp, ExpandDimsOp, ConvertLayoutOp,
+          arith::ExtSIOp, arith::IndexCastOp, arith::DivUIOp, arith::RemUIOp,
+          arith::DivSIOp, arith::MinSIOp, arith::ShRSIOp>(def))
+    return operandsNonNegative() ||
+           (isa<arith::DivUIOp, arith::RemUIOp>(def) &&
+            isNonNegative(def->getOperand(0)));
+  if (isa<arith::MaxSIOp, arith::AndIOp>(def))
+    return isNonNegative(def->getOperand(0)) ||
+           isNonNegative(def->getOperand(1));
+  if (auto shr = dyn_cast<arith::ShRUIOp>(def))
+    return isNonNegative(shr.getLhs()) ||
+           get(shr.getRhs()).constant.value_or(0) > 0;
+  if (auto sel = dyn_cast<arith::SelectOp>(def))
+    return isNonNegative(sel.getTrueValue()) &&
+           isNonNegative(sel.getFalseValue());
+  if (isa<arith::AddIOp, arith::MulIOp>(def)) {
+    auto flags = cast<arith::ArithIntegerOverflowFlagsInterface>(def);
+    return flags.hasNoSignedWrap() && operandsNonNegative();
+  }
+  return false;
+}
+
 AxisInfoAnalysis::AxisInfoAnalysis(FunctionOpInterface func) {
   for (auto [i, arg] : llvm::enumerate(func.getArguments()))
     if (auto d = func.getArgAttrOfType<IntegerAttr>(i, "tile.divisibility"))
@@ -182,9 +279,14 @@ AxisInfo AxisInfoAnalysis::compute(Value v) {
     s.constancy.insert(s.constancy.begin() + axis, 1);
     return s;
   }
-  if (isa<arith::ExtSIOp, arith::ExtUIOp, arith::TruncIOp, arith::IndexCastOp,
-          ConvertLayoutOp>(def))
+  if (isa<ConvertLayoutOp>(def))
     return get(def->getOperand(0));
+  if (isa<arith::ExtSIOp, arith::ExtUIOp, arith::IndexCastOp,
+          arith::IndexCastUIOp>(def))
+    return extended(def);
+  if (auto trunc = dyn_cast<arith::TruncIOp>(def))
+    return truncated(get(trunc.getIn()),
+                     getElementTypeOrSelf(trunc.getType()).getIntOrFloatBitWidth());
 
   // Binary integer arithmetic.
   if (def->getNumOperands() == 2 &&

@@ -44,9 +44,19 @@ public:
   /// its entries, so no caller may hold a reference into it.
   AxisInfo get(mlir::Value v);
 
+  /// Whether no element of `v` is negative (read as signed): ranges from
+  /// 0, program ids, zero extensions, and what keeps those non-negative.
+  bool isNonNegative(mlir::Value v);
+
 private:
   AxisInfo compute(mlir::Value v);
+  /// Facts of an extension (extsi, extui, index_cast[ui]) of its operand.
+  AxisInfo extended(mlir::Operation *def);
+  /// Facts of the low `width` bits of a value with facts `r`.
+  static AxisInfo truncated(AxisInfo r, unsigned width);
+  bool computeNonNegative(mlir::Value v);
   llvm::DenseMap<mlir::Value, AxisInfo> infos;
+  llvm::DenseMap<mlir::Value, bool> nonNegative;
   llvm::DenseMap<mlir::Value, int64_t> argDivisibility;
 };
 

@@ -568,6 +568,72 @@ Value contiguousBound(LoadOp op) {
   return splat.getSrc();
 }
 
+/// Element `s` of the lane's i1 vector `mask`, recomputed from scalars where
+/// the mask is a comparison or a combination of comparisons. A guarded
+/// access sits in its own block; extracting from a vector computed once
+/// would keep every element's lane mask (two SGPRs on AMD) live across all
+/// the accesses before it, and the recomputed element is live only up to
+/// its own.
+Value maskElement(OpBuilder &b, Location loc, Value mask, int64_t s,
+                  unsigned depth = 4) {
+  auto element = [&](Value v) -> Value {
+    if (!isa<VectorType>(v.getType()))
+      return v;
+    if (auto bc = v.getDefiningOp<vector::BroadcastOp>();
+        bc && !isa<VectorType>(bc.getSource().getType()))
+      return bc.getSource();
+    if (auto c = v.getDefiningOp<arith::ConstantOp>())
+      if (auto d = dyn_cast<SplatElementsAttr>(c.getValue()))
+        return arith::ConstantOp::create(
+            b, loc, cast<TypedAttr>(d.getSplatValue<Attribute>()));
+    return vector::ExtractOp::create(b, loc, v, s);
+  };
+  Operation *def = mask.getDefiningOp();
+  if (depth == 0 || !def || !isa<VectorType>(mask.getType()))
+    return element(mask);
+  if (auto cmp = dyn_cast<arith::CmpIOp>(def))
+    return arith::CmpIOp::create(b, loc, cmp.getPredicate(),
+                                 element(cmp.getLhs()), element(cmp.getRhs()));
+  if (isa<arith::AndIOp, arith::OrIOp, arith::XOrIOp>(def)) {
+    Value x = maskElement(b, loc, def->getOperand(0), s, depth - 1);
+    Value y = maskElement(b, loc, def->getOperand(1), s, depth - 1);
+    OperationState st(loc, def->getName());
+    st.addOperands({x, y});
+    st.addTypes(x.getType());
+    return b.create(st)->getResult(0);
+  }
+  return element(mask);
+}
+
+/// Whether the mask of `op` is `x < b` (signed or unsigned; or `b > x`)
+/// with x increasing by one over every `w` elements along dimension `d` that
+/// one access covers and b the same there, without wrapping: x's runs are at
+/// least w long and either aligned to w or non-negative. Along such an
+/// access the mask holds for a prefix, so its last element tells whether
+/// it holds for all of them.
+bool isPrefixMask(LoadOp op, AxisInfoAnalysis &axis, unsigned d, int64_t w) {
+  auto cmp = op.getMask() ? op.getMask().getDefiningOp<arith::CmpIOp>()
+                          : arith::CmpIOp();
+  if (!cmp || !isa<RankedTensorType>(cmp.getLhs().getType()))
+    return false;
+  Value x = cmp.getLhs(), b = cmp.getRhs();
+  switch (cmp.getPredicate()) {
+  case arith::CmpIPredicate::slt:
+  case arith::CmpIPredicate::ult:
+    break;
+  case arith::CmpIPredicate::sgt:
+  case arith::CmpIPredicate::ugt:
+    std::swap(x, b);
+    break;
+  default:
+    return false;
+  }
+  AxisInfo xi = axis.get(x), bi = axis.get(b);
+  if (d >= xi.rank() || xi.contiguity[d] < w || bi.constancy[d] < w)
+    return false;
+  return xi.divisibility[d] >= w || axis.isNonNegative(x);
+}
+
 /// Whether `v` is absent or a constant tile of zeros (+0.0 or integer 0):
 /// what an out-of-range buffer read returns.
 bool isZeroOrAbsent(Value v) {
@@ -749,6 +815,22 @@ struct LoadPattern : public TilePattern<LoadOp> {
       if (bounded)
         plan = wide;
     }
+    // A mask that holds for a prefix of each access (`i < n` on contiguous
+    // i) need not narrow the access: the full-width load runs where the
+    // access's last element is kept, the per-element path only at the end.
+    if (!bounded && adaptor.getMask()) {
+      AccessPlan wide = planAccess(*l, offInfo, nullptr, elemBytes,
+                                   state.target->maxVectorBytes(),
+                                   pointerAlignment(adaptor.getPtr()));
+      if (wide.width > plan.width &&
+          isPrefixMask(op, *ks.axis, accessDim(*l), wide.width)) {
+        auto vt =
+            cast<VectorType>(getTypeConverter()->convertType(op.getType()));
+        rewriter.replaceOp(op, prefixMaskedLoad(rewriter, loc, adaptor, *l,
+                                                wide, stored, elem, vt));
+        return success();
+      }
+    }
     int64_t w = plan.width;
     auto chunkType = VectorType::get({w}, elem);
     auto loadChunk = [&](OpBuilder &b, Value idx) -> Value {
@@ -796,8 +878,7 @@ struct LoadPattern : public TilePattern<LoadOp> {
       }
       Value idx = toIndex(rewriter, loc, off);
       if (adaptor.getMask()) {
-        Value m =
-            vector::ExtractOp::create(rewriter, loc, adaptor.getMask(), s);
+        Value m = maskElement(rewriter, loc, adaptor.getMask(), s);
         auto ifOp = scf::IfOp::create(
             rewriter, loc, m,
             [&](OpBuilder &b, Location) {
@@ -820,6 +901,83 @@ struct LoadPattern : public TilePattern<LoadOp> {
     Value result = vector::FromElementsOp::create(rewriter, loc, vt, elems);
     rewriter.replaceOp(op, result);
     return success();
+  }
+
+private:
+  /// The tensor dimension along which a lane's consecutive slots lie.
+  static unsigned accessDim(const DistributedLayout &l) {
+    int f = l.getFastestDim();
+    if (f < 0)
+      return ~0u;
+    unsigned td = f;
+    for (unsigned s : l.getSliceDims())
+      if (s < unsigned(f))
+        --td;
+    return td;
+  }
+
+  /// The load with `plan.width`-element accesses under a prefix mask
+  /// (isPrefixMask): per access, one vector load where its last element is
+  /// kept, else one predicated load per element.
+  Value prefixMaskedLoad(ConversionPatternRewriter &rewriter, Location loc,
+                         OpAdaptor adaptor, const DistributedLayout &l,
+                         const AccessPlan &plan, Type stored, Type elem,
+                         VectorType vt) const {
+    int64_t w = plan.width;
+    unsigned elemBytes = std::max(1u, stored.getIntOrFloatBitWidth() / 8);
+    Value mem = adaptor.getPtr(), mask = adaptor.getMask(),
+          offsets = adaptor.getOffsets(), other = adaptor.getOther();
+    auto chunkType = VectorType::get({w}, elem);
+    auto fromStored = [&](OpBuilder &b, Value v) {
+      return bitcastElements(b, loc, v, elem);
+    };
+    auto elemAt = [&](OpBuilder &b, int64_t slot) -> Value {
+      Value m = maskElement(b, loc, mask, slot);
+      Value idx =
+          toIndex(b, loc, vector::ExtractOp::create(b, loc, offsets, slot));
+      auto ifOp = scf::IfOp::create(
+          b, loc, m,
+          [&](OpBuilder &t, Location) {
+            auto ld = memref::LoadOp::create(t, loc, mem, ValueRange{idx});
+            ld.setAlignment(uint64_t(elemBytes));
+            scf::YieldOp::create(t, loc, fromStored(t, ld));
+          },
+          [&](OpBuilder &e, Location) {
+            Value v = other ? vector::ExtractOp::create(e, loc, other, slot)
+                                  .getResult()
+                            : arith::ConstantOp::create(
+                                  e, loc, e.getZeroAttr(elem))
+                                  .getResult();
+            scf::YieldOp::create(e, loc, v);
+          });
+      return ifOp.getResult(0);
+    };
+    SmallVector<Value> elems;
+    elems.reserve(l.getNumElems());
+    for (int64_t s = 0; s < l.getNumElems(); s += w) {
+      Value last = maskElement(rewriter, loc, mask, s + w - 1);
+      Value idx = toIndex(rewriter, loc,
+                          vector::ExtractOp::create(rewriter, loc, offsets, s));
+      auto ifOp = scf::IfOp::create(
+          rewriter, loc, last,
+          [&](OpBuilder &t, Location) {
+            auto ld = vector::LoadOp::create(
+                t, loc, VectorType::get({w}, stored), mem, ValueRange{idx});
+            ld.setAlignment(plan.alignBytes);
+            scf::YieldOp::create(t, loc, fromStored(t, ld));
+          },
+          [&](OpBuilder &e, Location) {
+            SmallVector<Value> part;
+            for (int64_t j = 0; j < w; ++j)
+              part.push_back(elemAt(e, s + j));
+            Value v = vector::FromElementsOp::create(e, loc, chunkType, part);
+            scf::YieldOp::create(e, loc, v);
+          });
+      for (int64_t j = 0; j < w; ++j)
+        elems.push_back(
+            vector::ExtractOp::create(rewriter, loc, ifOp.getResult(0), j));
+    }
+    return vector::FromElementsOp::create(rewriter, loc, vt, elems);
   }
 };
 
@@ -869,6 +1027,11 @@ struct StorePattern : public TilePattern<StoreOp> {
         std::max(1u, stored.getIntOrFloatBitWidth() / 8),
         state.target->maxVectorBytes(), pointerAlignment(adaptor.getPtr()));
     int64_t w = plan.width;
+    // In a loop the per-element masks compete with the loop's live state:
+    // recompute each next to its store there (maskElement). Elsewhere the
+    // mask stays one vector, computed where the kernel computes it.
+    bool inLoop = op->getParentOfType<scf::ForOp>() ||
+                  op->getParentOfType<scf::WhileOp>();
     // Replicated elements (layout larger than the tile) would be stored by
     // several lanes; they store the same value, which is harmless.
     for (int64_t s = 0; s < l->getNumElems(); s += w) {
@@ -876,10 +1039,11 @@ struct StorePattern : public TilePattern<StoreOp> {
           vector::ExtractOp::create(rewriter, loc, adaptor.getOffsets(), s);
       Value idx = toIndex(rewriter, loc, off);
       Value mask =
-          adaptor.getMask()
-              ? vector::ExtractOp::create(rewriter, loc, adaptor.getMask(), s)
-                    .getResult()
-              : Value();
+          !adaptor.getMask() ? Value()
+          : inLoop
+              ? maskElement(rewriter, loc, adaptor.getMask(), s)
+              : vector::ExtractOp::create(rewriter, loc, adaptor.getMask(), s)
+                    .getResult();
       guarded(mask, [&](OpBuilder &b) {
         if (w == 1) {
           Value v = vector::ExtractOp::create(b, loc, adaptor.getValue(), s);

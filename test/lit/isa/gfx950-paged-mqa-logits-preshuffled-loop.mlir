@@ -7,17 +7,19 @@
 // order), then runs the current chunk's arithmetic minimum of
 // v_mfma_f32_16x16x128_f8f6f4:
 // (64/16) x (64/16) x (128/128) = 16 per wave. Nothing goes through LDS (no
-// ds_read or ds_write anywhere in the kernel), and nothing spills.
+// ds_read or ds_write anywhere in the kernel), and nothing spills. The
+// addresses take no 64-bit shift in the loop: tile-preshuffle-kv computes
+// the permutation in i32 and adds the 64-bit block base once.
 
 // NOLDS-NOT: {{ds_read|ds_write}}
 // NOLDS: ; ScratchSize: 0
 
 // CHECK: Inner Loop Header: Depth=1
-// CHECK-NOT: {{v_mfma|ds_read|ds_write}}
+// CHECK-NOT: {{v_mfma|ds_read|ds_write|v_lshlrev_b64}}
 // CHECK-COUNT-8: global_load_dwordx4
-// CHECK-NOT: {{global_load_dwordx4|ds_read|ds_write}}
+// CHECK-NOT: {{global_load_dwordx4|ds_read|ds_write|v_lshlrev_b64}}
 // CHECK-COUNT-16: v_mfma_f32_16x16x128_f8f6f4
-// CHECK-NOT: {{v_mfma|global_load_dwordx4|ds_read|ds_write}}
+// CHECK-NOT: {{v_mfma|global_load_dwordx4|ds_read|ds_write|v_lshlrev_b64}}
 // CHECK: %._crit_edge
 // CHECK-NOT: {{v_mfma|ds_read|ds_write}}
 // CHECK: ; NumAgprs: 0

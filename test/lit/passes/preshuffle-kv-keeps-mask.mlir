@@ -5,8 +5,8 @@
 // CHECK-LABEL: tile.kernel @k
 // CHECK-DAG: %[[Z:.*]] = arith.constant dense<0> : tensor<128x16xi8>
 // CHECK-DAG: %[[M:.*]] = tile.splat %{{.*}} : i1 -> tensor<128x16xi1>
-// CHECK-DAG: %[[BASE:.*]] = tile.splat %arg2 : i64 -> tensor<128x16xi64>
-// CHECK: %[[ADDR:.*]] = arith.addi %[[BASE]], %{{.*}} : tensor<128x16xi64>
+// CHECK: %[[A:.*]] = arith.addi %arg2, %{{.*}} : i64
+// CHECK: %[[ADDR:.*]] = tile.splat %[[A]] : i64 -> tensor<128x16xi64>
 // CHECK: tile.load %{{.*}}[%[[ADDR]]] mask(%[[M]] : tensor<128x16xi1>) other(%[[Z]] : tensor<128x16xi8>) {data_layout = #tile<data_layout preshuffled>}
 tile.kernel @k(%kv: !tile.ptr<i8>, %o: i64, %b: i64, %n: i32) {
   %z = arith.constant dense<0> : tensor<128x16xi8>

@@ -1,26 +1,28 @@
 // RUN: tessel-opt %s -tile-preshuffle-kv | FileCheck %s
 // Checks that tile-preshuffle-kv rewrites a preshuffled block load's address
-// to block_base + P(offsets), P(i) = (i & ~0x7f0) + ((i & 0x70) << 4) +
-// (((i >> 7) & 15) << 4), drops block_base and keeps the data layout.
+// to block_base + zext(P(offsets)), with P(i) = (i & ~0x7f0) +
+// ((i & 0x70) << 4) + ((i >> 3) & 0xf0) computed in i32 on the low 32 bits
+// of the offsets, under the splat that both offsets and base share; it
+// drops block_base and keeps the data layout.
 
 // CHECK-LABEL: tile.kernel @k
 // CHECK-SAME: (%[[KV:[^:]*]]: !tile.ptr<i8>
-// CHECK-DAG: %[[OFF:.*]] = tile.splat %arg1 : i64 -> tensor<128x32xi64>
-// CHECK-DAG: %[[BASE:.*]] = tile.splat %arg2 : i64 -> tensor<128x32xi64>
-// CHECK-DAG: %[[KEEP:.*]] = arith.constant dense<-2033> : tensor<128x32xi64>
-// CHECK-DAG: %[[DG:.*]] = arith.constant dense<112> : tensor<128x32xi64>
-// CHECK-DAG: %[[C4:.*]] = arith.constant dense<4> : tensor<128x32xi64>
-// CHECK-DAG: %[[C7:.*]] = arith.constant dense<7> : tensor<128x32xi64>
-// CHECK-DAG: %[[C15:.*]] = arith.constant dense<15> : tensor<128x32xi64>
-// CHECK-DAG: %[[LO:.*]] = arith.andi %[[OFF]], %[[KEEP]]
-// CHECK-DAG: %[[D:.*]] = arith.andi %[[OFF]], %[[DG]]
-// CHECK-DAG: %[[DS:.*]] = arith.shli %[[D]], %[[C4]]
-// CHECK-DAG: %[[R:.*]] = arith.shrui %[[OFF]], %[[C7]]
-// CHECK-DAG: %[[R15:.*]] = arith.andi %[[R]], %[[C15]]
-// CHECK-DAG: %[[RS:.*]] = arith.shli %[[R15]], %[[C4]]
-// CHECK: %[[P0:.*]] = arith.addi %[[LO]], %[[DS]]
-// CHECK: %[[P:.*]] = arith.addi %[[P0]], %[[RS]]
-// CHECK: %[[ADDR:.*]] = arith.addi %[[BASE]], %[[P]]
+// CHECK-DAG: %[[T:.*]] = arith.trunci %arg1 : i64 to i32
+// CHECK-DAG: %[[KEEP:.*]] = arith.constant -2033 : i32
+// CHECK-DAG: %[[LO:.*]] = arith.andi %[[T]], %[[KEEP]] : i32
+// CHECK-DAG: %[[C112:.*]] = arith.constant 112 : i32
+// CHECK-DAG: %[[DG:.*]] = arith.andi %[[T]], %[[C112]] : i32
+// CHECK-DAG: %[[C4:.*]] = arith.constant 4 : i32
+// CHECK-DAG: %[[DS:.*]] = arith.shli %[[DG]], %[[C4]] : i32
+// CHECK-DAG: %[[P0:.*]] = arith.addi %[[LO]], %[[DS]] : i32
+// CHECK-DAG: %[[C3:.*]] = arith.constant 3 : i32
+// CHECK-DAG: %[[R:.*]] = arith.shrui %[[T]], %[[C3]] : i32
+// CHECK-DAG: %[[C240:.*]] = arith.constant 240 : i32
+// CHECK-DAG: %[[RS:.*]] = arith.andi %[[R]], %[[C240]] : i32
+// CHECK-DAG: %[[P:.*]] = arith.addi %[[P0]], %[[RS]] : i32
+// CHECK: %[[W:.*]] = arith.extui %[[P]] : i32 to i64
+// CHECK: %[[A:.*]] = arith.addi %arg2, %[[W]] : i64
+// CHECK: %[[ADDR:.*]] = tile.splat %[[A]] : i64 -> tensor<128x32xi64>
 // CHECK: tile.load %[[KV]][%[[ADDR]]] {data_layout = #tile<data_layout preshuffled>} : !tile.ptr<i8>, tensor<128x32xi64> -> tensor<128x32xi8>
 // CHECK-NOT: block_base
 tile.kernel @k(%kv: !tile.ptr<i8>, %o: i64, %b: i64) {

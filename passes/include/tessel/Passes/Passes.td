@@ -130,7 +130,7 @@ def TilePreshuffleKV : Pass<"tile-preshuffle-kv", "::mlir::ModuleOp"> {
     operand (the block start of each element, in bytes) takes the plain
     in-block offsets `i = o*128 + d`; this pass rewrites its address to
     `block_base + P(i)` with
-    `P(i) = (i & ~0x7f0) + ((i & 0x70) << 4) + (((i >> 7) & 15) << 4)`,
+    `P(i) = (i & ~0x7f0) + ((i & 0x70) << 4) + ((i >> 3) & 0xf0)`,
     the bit permutation that moves d/16 (bits 4-6) above o%16 (bits 7-10)
     and keeps d%16 and o/16 in place. The load keeps its `data_layout`
     and loses `block_base`; `tile-assign-layouts` then gives it a layout
@@ -139,6 +139,19 @@ def TilePreshuffleKV : Pass<"tile-preshuffle-kv", "::mlir::ModuleOp"> {
     memory, 16 tokens of one 16-byte D group are 256 contiguous bytes, and
     the bytes land in operand order with no LDS and no conversion.
 
+    P is computed in i32. The op contract bounds the in-block offsets by a
+    block's value bytes (`block_size * 128`, below 2^31), so their low 32
+    bits are the offsets; the pass rebuilds the offsets' add, mul, shl and
+    bitwise ops in i32 (which give the same low 32 bits) down to the i32
+    values they were extended from, and adds the 64-bit block base once, as
+    `block_base + zext(P(i))`. Offsets `x + d` with x a multiple of 128 (the
+    token row) and d in [0, 128) (the D byte) are permuted part by part,
+    `P(x) = (x & ~0x7f0) + ((x >> 3) & 0xf0)` and
+    `P(d) = (d & 15) + ((d & 0x70) << 4)`, each next to the value it comes
+    from, so that P(d), usually loop-invariant, stays out of the loop; a
+    part that is broadcast like the block base (per token) is added to it
+    before the broadcast.
+
     Mask and `other` are kept. The rewrite is target-independent and runs
     after knob specialization and canonicalization (which fold a
     knob-guarded choice between plain and preshuffled loads) and before
@@ -146,23 +159,33 @@ def TilePreshuffleKV : Pass<"tile-preshuffle-kv", "::mlir::ModuleOp"> {
 
     Before:
     ```mlir
-    %k = tile.load %kv[%inblock] block_base(%base : tensor<128x64xi64>)
-           {data_layout = #tile<data_layout preshuffled>}
-           : !tile.ptr<i8>, tensor<128x64xi64> -> tensor<128x64xi8>
+    %d = tile.range 0 to 128 : tensor<128xi32>
+    %d64 = arith.extsi %d : tensor<128xi32> to tensor<128xi64>
+    %dk = tile.broadcast (tile.expand_dims %d64, 1) -> tensor<128x64xi64>
+    scf.for ... {
+      %row = arith.muli %tok64, %c128 : tensor<64xi64>   // o*128, per token
+      %rk = tile.broadcast (tile.expand_dims %row, 0) -> tensor<128x64xi64>
+      %inblock = arith.addi %rk, %dk : tensor<128x64xi64>
+      %bk = tile.broadcast (tile.expand_dims %base, 0) -> tensor<128x64xi64>
+      %k = tile.load %kv[%inblock] block_base(%bk : tensor<128x64xi64>)
+             {data_layout = #tile<data_layout preshuffled>}
+             : !tile.ptr<i8>, tensor<128x64xi64> -> tensor<128x64xi8>
+    }
     ```
-    After:
+    After (the placements written as above):
     ```mlir
-    %lo = arith.andi %inblock, %c_m2033 : tensor<128x64xi64>   // ~0x7f0
-    %dg = arith.andi %inblock, %c_112 : tensor<128x64xi64>     // 0x70
-    %dgs = arith.shli %dg, %c_4 : tensor<128x64xi64>
-    %row = arith.shrui %inblock, %c_7 : tensor<128x64xi64>
-    %tok = arith.andi %row, %c_15 : tensor<128x64xi64>
-    %toks = arith.shli %tok, %c_4 : tensor<128x64xi64>
-    %p0 = arith.addi %lo, %dgs : tensor<128x64xi64>
-    %p = arith.addi %p0, %toks : tensor<128x64xi64>
-    %addr = arith.addi %base, %p : tensor<128x64xi64>
-    %k = tile.load %kv[%addr] {data_layout = #tile<data_layout preshuffled>}
-           : !tile.ptr<i8>, tensor<128x64xi64> -> tensor<128x64xi8>
+    %pd = arith.addi (arith.andi %d, 15), (arith.shli (arith.andi %d, 112), 4)
+    %pdk = tile.broadcast (tile.expand_dims %pd, 1) -> tensor<128x64xi32>
+    scf.for ... {
+      %row32 = arith.muli %tok, %c128_i32 : tensor<64xi32>
+      %pr = arith.addi (arith.andi %row32, -2033),
+                       (arith.andi (arith.shrui %row32, 3), 240)
+      %tb = arith.addi %base, (arith.extui %pr to i64) : tensor<64xi64>
+      %tbk = tile.broadcast (tile.expand_dims %tb, 0) -> tensor<128x64xi64>
+      %addr = arith.addi %tbk, (arith.extui %pdk to i64) : tensor<128x64xi64>
+      %k = tile.load %kv[%addr] {data_layout = #tile<data_layout preshuffled>}
+             : !tile.ptr<i8>, tensor<128x64xi64> -> tensor<128x64xi8>
+    }
     ```
   }];
   let dependentDialects = ["::mlir::arith::ArithDialect"];

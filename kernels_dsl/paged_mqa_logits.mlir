@@ -77,7 +77,8 @@ tile.kernel @paged_mqa_logits(
       #tile.knob<"num_waves" : i32 = 4, values = [1, 2, 4, 8]>,
       #tile.knob<"waves_per_eu" : i32 = 0, values = [0, 1, 2, 4]>,
       #tile.knob<"preshuffle" : i32 = 0, values = [0, 1]>,
-      #tile.knob<"persistent" : i32 = 0, values = [0]>]} {
+      #tile.knob<"persistent" : i32 = 0, values = [0]>,
+      #tile.knob<"kv_rows_aligned" : i32 = 0, values = [0, 1]>]} {
   %fnuz = tile.knob "fp8_fnuz" : i1
   %H = tile.knob "heads" : i32
   %R = tile.knob "rows_per_program" : i32
@@ -169,6 +170,15 @@ tile.kernel @paged_mqa_logits(
   // (the last chunk's padding, the prefetch past the last chunk) read the
   // last valid token's block, so every read stays inside the cache.
   %bs = arith.shli %c1, %block_shift : i32
+  // With kv_rows_aligned = 1 (chosen only for block_size % 4 == 0) the
+  // block stride is written as a visible multiple of 4 tokens, so that every
+  // token row (132-byte tokens, 128-byte rows) starts 16-byte aligned and
+  // its K bytes load 16 at a time where 16-byte loads need that alignment.
+  %aligned = tile.knob "kv_rows_aligned" : i32
+  %isAligned = arith.cmpi ne, %aligned, %c0 : i32
+  %bsQuads = arith.shrui %bs, %c2 : i32
+  %bs4 = arith.shli %bsQuads, %c2 : i32
+  %bsA = arith.select %isAligned, %bs4, %bs : i32
   %bsm1 = arith.subi %bs, %c1 : i32
   %bsm1v = tile.splat %bsm1 : i32 -> !tok
   %shiftv = tile.splat %block_shift : i32 -> !tok
@@ -182,7 +192,7 @@ tile.kernel @paged_mqa_logits(
   // Per block: block_size*128 value bytes then block_size f32 scales;
   // token rows of values and scales counted in 4-byte words, so that the
   // byte offsets are visibly multiples of 4 (dword-aligned 16-byte loads).
-  %bs64 = arith.extsi %bs : i32 to i64
+  %bs64 = arith.extsi %bsA : i32 to i64
   %c33 = arith.constant 33 : i64
   %c32 = arith.constant 32 : i64
   %blockWords = arith.muli %bs64, %c33 : i64

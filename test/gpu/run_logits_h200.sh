@@ -4,10 +4,10 @@
 # then runs
 #   - runtime/python/tests/test_paged_mqa_logits_cuda.py: the correctness
 #     matrix through the C API and torch.ops.tessel against float64;
-#   - compute-sanitizer memcheck over a part of that matrix (0 errors);
 #   - tools/tessel-logits-bench (with BENCH=1, the default): every variant
 #     and the dispatcher's pick on issue 10's shapes, against the copy
-#     bandwidth; its table, CSV and best-per-shape tuned rows go to OUTDIR.
+#     bandwidth; its table, CSV and best-per-shape tuned rows go to OUTDIR;
+#   - compute-sanitizer memcheck over a part of that matrix (0 errors).
 #
 #   test/gpu/run_logits_h200.sh BUNDLE [SM90_BUNDLE] [OUTDIR]
 #
@@ -42,7 +42,7 @@ step() { # step NAME LOG TIMEOUT CMD...: run, log, remember a failure
   sha256sum "$BUNDLE" ${SM90:+"$SM90"}; } >"$OUTDIR/system.log" 2>&1
 cat "$OUTDIR/system.log"
 
-step build-extension build_extension.log 240 python3 -c \
+step build-extension build.log 240 python3 -c \
   'from tessel import _torch_ops; print(_torch_ops.build_extension())' &
 ext_pid=$!
 step build-runtime build.log 240 bash -c "cmake -G Ninja -S . -B $B \
@@ -51,27 +51,55 @@ step build-runtime build.log 240 bash -c "cmake -G Ninja -S . -B $B \
   ninja -C $B tessel_runtime"
 wait $ext_pid || status=1
 
+# ptxas's registers and spills of each logits code object (the bundle's
+# manifest has none for PTX).
+if command -v ptxas >/dev/null; then
+  python3 - "$BUNDLE" "$OUTDIR/ptxas.log" <<'PY'
+import json, struct, subprocess, sys, tempfile
+data = open(sys.argv[1], "rb").read()
+n, = struct.unpack_from("<I", data, 24)
+moff, msize = struct.unpack_from("<QQ", data, 32)
+blobs = [struct.unpack_from("<QQQ", data, 64 + 24 * i) for i in range(n)]
+with open(sys.argv[2], "w") as log:
+    for e in json.loads(data[moff:moff + msize])["code_objects"]:
+        if e["kernel"] != "paged_mqa_logits":
+            continue
+        off, size, _ = blobs[e["blob"]]
+        with tempfile.NamedTemporaryFile(suffix=".ptx") as f:
+            f.write(data[off:off + size])
+            f.flush()
+            r = subprocess.run(["ptxas", "-arch=" + e["target"], "-v", "-o",
+                                "/dev/null", f.name], capture_output=True,
+                               text=True)
+        lines = [l for l in r.stderr.splitlines() if "registers" in l or
+                 "spill" in l or "error" in l]
+        log.write("%s rc=%d %s\n" % (e["name"], r.returncode,
+                                      " | ".join(l.strip() for l in lines)))
+PY
+  cut -c1-220 "$OUTDIR/ptxas.log"
+fi
+
 tests=runtime/python/tests/test_paged_mqa_logits_cuda.py
-step pytest pytest.log 240 env TESSEL_TEST_CUDA_BUNDLE="$BUNDLE" \
+step pytest pytest.log 180 env TESSEL_TEST_CUDA_BUNDLE="$BUNDLE" \
   TESSEL_TEST_RUNTIME_LIBRARY="$LIB" python3 -m pytest -q -p no:cacheprovider \
   "$tests"
 tail -n 12 "$OUTDIR/pytest.log"
 
-if command -v compute-sanitizer >/dev/null; then
-  # Both head counts, every block size and next_n 1 and 3 (a partial row
-  # group on rows_per_program 2 and 4), 1-D and 2-D lengths.
-  step memcheck memcheck.log 300 compute-sanitizer --tool memcheck \
-    --error-exitcode 3 env TESSEL_TEST_CUDA_BUNDLE="$BUNDLE" \
-    TESSEL_TEST_RUNTIME_LIBRARY="$LIB" python3 -m pytest -q \
-    -p no:cacheprovider "$tests" -k "matrix and (n1 or n3)"
-  grep -E 'ERROR SUMMARY|passed|failed' "$OUTDIR/memcheck.log" | tail -n 4
-fi
-
 if [ "${BENCH:-1}" != 0 ]; then
-  step bench bench.log 420 python3 tools/tessel-logits-bench/tessel-logits-bench.py \
+  step bench bench.log ${BENCH_LIMIT:-300} python3 tools/tessel-logits-bench/tessel-logits-bench.py \
     --runtime "$LIB" --bundle "$BUNDLE" ${SM90:+--bundle "$SM90"} \
     --csv "$OUTDIR/logits_bench.csv" --tuned-out "$OUTDIR/tuned_sm90.csv"
   grep -E '^H=|pick|best|copy|failed' "$OUTDIR/bench.log" | tail -n 80
 fi
+if command -v compute-sanitizer >/dev/null; then
+  # Both head counts, every block size, next_n 3 (a partial row group on
+  # rows_per_program 2 and 4), 1-D and 2-D lengths.
+  step memcheck memcheck.log 180 compute-sanitizer --tool memcheck \
+    --error-exitcode 3 env TESSEL_TEST_CUDA_BUNDLE="$BUNDLE" \
+    TESSEL_TEST_RUNTIME_LIBRARY="$LIB" python3 -m pytest -q \
+    -p no:cacheprovider "$tests" -k "matrix and n3"
+  grep -E 'ERROR SUMMARY|passed|failed' "$OUTDIR/memcheck.log" | tail -n 4
+fi
+
 echo "run_logits_h200.sh: overall status $status"
 exit $status

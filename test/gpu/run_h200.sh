@@ -3,7 +3,8 @@
 # runtime alone (no LLVM/MLIR), runs the indexer pipeline against its float64
 # reference on the real compiled sm_90 PTX, the K-cache writer benchmark, the
 # launch-overhead program, the Python binding against torch, ptxas's resource
-# report of every sm_90 code object and compute-sanitizer's memcheck.
+# report of every sm_90 code object, paged_mqa_logits's matrix, memcheck and
+# benchmark (run_logits_h200.sh) and compute-sanitizer's memcheck.
 #
 #   test/gpu/run_h200.sh BUNDLE [OUTDIR]
 #
@@ -74,6 +75,11 @@ for f in /tmp/tessel-ptx/*.ptx; do
   timeout 60 ptxas -arch="$arch" -v -o /dev/null "$f" >>"$OUTDIR/ptxas.log" 2>&1 || status=1
 done
 grep -E '^==|registers|spill|smem' "$OUTDIR/ptxas.log" | head -40
+
+# paged_mqa_logits: its correctness matrix, memcheck and benchmark
+# (run_logits_h200.sh; logs under OUTDIR/logits).
+step logits logits.log 900 test/gpu/run_logits_h200.sh "$BUNDLE" "" \
+  "$OUTDIR/logits"
 
 if command -v compute-sanitizer >/dev/null; then
   step sanitizer sanitizer.log 150 compute-sanitizer --tool memcheck \

@@ -232,9 +232,10 @@ def split_choices(case, knobs, cu):
 
 
 def variant_label(target, knobs, split):
-    return "%s r%d c%d w%d a%d s%d" % (
+    return "%s r%d c%d w%d a%d S%d s%d" % (
         target, knobs["rows_per_program"], knobs["chunk_k"],
-        knobs["num_waves"], knobs.get("kv_rows_aligned", 0), split)
+        knobs["num_waves"], knobs.get("kv_rows_aligned", 0),
+        knobs.get("stages", 0), split)
 
 
 PICK_RE = re.compile(r"-> (\S+) \(([^)]*)\) rule=(\w+)")

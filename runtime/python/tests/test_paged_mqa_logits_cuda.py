@@ -153,3 +153,82 @@ def test_heads_16_and_128(ctx, H, next_n):
     want = reference(args[0], args[1], args[2], args[4], mml, row_lens)
     check(out, want)
     check(via_op, want)
+
+
+def bundle_variants(path, heads):
+    """(name, knobs) of the bundle's sm_90a paged_mqa_logits code objects
+    for `heads` (runtime/lib/Bundle.cpp's layout)."""
+    import json
+    import struct
+    data = open(path, "rb").read()
+    moff, msize = struct.unpack_from("<QQ", data, 32)
+    man = json.loads(data[moff:moff + msize])
+    return [(e["name"], dict(e["knobs"])) for e in man["code_objects"]
+            if e["kernel"] == "paged_mqa_logits" and e["target"] == "sm_90a"
+            and e["knobs"].get("heads") == heads]
+
+
+def picked_by(ctx, call):
+    """Runs call() with the pick logged; the code object it names."""
+    import re
+    import sys
+    import tempfile
+    tessel.config_set("TESSEL_LOG_TUNED_CONFIG", "1")
+    sys.stderr.flush()
+    saved = os.dup(2)
+    with tempfile.TemporaryFile(mode="w+") as f:
+        os.dup2(f.fileno(), 2)
+        try:
+            call()
+            torch.cuda.synchronize()
+        finally:
+            os.dup2(saved, 2)
+            os.close(saved)
+            tessel.config_set("TESSEL_LOG_TUNED_CONFIG", "0")
+        f.seek(0)
+        m = re.search(r"-> (\S+) \(", f.read())
+    return m.group(1) if m else None
+
+
+@pytest.mark.parametrize("H,next_n,bs,lens_2d", [
+    (64, 1, 16, False), (64, 3, 64, True), (32, 2, 16, True),
+    (32, 8, 64, False), (16, 4, 16, False), (128, 2, 64, True)])
+def test_every_variant(ctx, tmp_path, H, next_n, bs, lens_2d):
+    """Each sm_90a variant of the bundle for H, reached through a one-row
+    tuned table (TESSEL_TUNED_DIR) naming it for this call's key, and
+    checked to be the one the dispatcher ran."""
+    g = torch.Generator().manual_seed(7 + H + next_n + bs)
+    args, mml, row_lens = make_case(g, H, next_n, bs, lens_2d)
+    want = reference(args[0], args[1], args[2], args[4], mml, row_lens)
+    B = args[0].shape[0]
+    bucket = 1 << max(0, (mml - 1).bit_length())
+    header = ("arch,cu_num,heads,head_dim,kv_block_size,preshuffle,batch,"
+              "next_n,context,kernel,chunk_k,waves_per_eu,split_kv,"
+              "rows_per_program,num_waves,persistent,us,tbps\n")
+    variants = bundle_variants(os.environ["TESSEL_TEST_CUDA_BUNDLE"], H)
+    if not variants:
+        pytest.skip("no sm_90a variant for H=%d in the bundle" % H)
+    tried = 0
+    for name, k in variants:
+        if k.get("kv_rows_aligned", 0) != (bs % 4 == 0):
+            continue
+        (tmp_path / "paged_mqa_logits.csv").write_text(header + ",".join(
+            str(x) for x in ("sm_90", ctx.cu_count, H, D, bs, 0, B, next_n,
+                             bucket, "paged_mqa_logits", k["chunk_k"],
+                             k.get("waves_per_eu", 0), 3,
+                             k["rows_per_program"], k["num_waves"],
+                             k.get("persistent", 0), 0, 0)) + "\n")
+        tessel.config_set("TESSEL_TUNED_DIR", str(tmp_path))
+        try:
+            c = tessel.Context("cuda")
+            c.load_bundle(os.environ["TESSEL_TEST_CUDA_BUNDLE"])
+        finally:
+            tessel.config_set("TESSEL_TUNED_DIR", "")
+        out = torch.full((B * next_n, mml), 7.0, device="cuda")
+        ran = picked_by(c, lambda: c.paged_mqa_logits(
+            *args, mml, out=out,
+            stream=torch.cuda.current_stream().cuda_stream))
+        assert ran == name
+        check(out, want)
+        tried += 1
+    assert tried > 0

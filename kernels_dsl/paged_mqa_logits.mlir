@@ -28,6 +28,18 @@
 // carries the next chunk's K and scales and the block ids of the one after,
 // so their loads are in flight while the MFMAs of the current chunk run.
 //
+// On sm_90a the dot is wgmma (e4m3, f32 accumulation; M = rows * heads a
+// multiple of 64) and on sm_90 mma.sync (e4m3 converted to f16); the head
+// sum is the same. Two ways to feed it (knob `stages`):
+//   stages = 0: the loop above; wgmma's operands are staged from registers
+//     into shared memory per chunk (16 bytes per lane where
+//     kv_rows_aligned = 1 makes every K row 16-byte aligned);
+//   stages > 0 (sm_90a): Q resident in shared memory, K through a ring of
+//     `stages` shared-memory tiles filled by 16-byte cp.async and completed
+//     on mbarriers, wgmma reading both in place (see the ring's comment).
+// kv_rows_aligned = 1 assumes block_size % 4 == 0 (the runtime picks such a
+// variant only then).
+//
 // Shapes depend on the knobs through `{{...}}` templates, which the
 // compiler expands from the knob values before parsing (Pipeline.h,
 // "Kernel source templates").

@@ -946,6 +946,7 @@ LogicalResult checkRegisterFootprint(Operation *op, RankedTensorType type,
   int64_t bytes =
       std::max<int64_t>(1, llvm::divideCeil(type.getElementTypeBitWidth(), 8));
   int64_t values = layout->getNumElems();
+  const char *what = "elements";
   if (value && type.getElementType().isInteger() && value.getNumUses() > 0) {
     DenseSet<Value> seen;
     if (int64_t elemBytes = addressedElemBytes(value, seen)) {
@@ -953,14 +954,15 @@ LogicalResult checkRegisterFootprint(Operation *op, RankedTensorType type,
           layout->getContiguousElems(),
           std::max<int64_t>(1, info.maxVectorBytes() / elemBytes));
       values = llvm::divideCeil(values, std::max<int64_t>(run, 1));
+      what = "vector accesses";
     }
   }
   int64_t registers = llvm::divideCeil(values * bytes, 4);
   if (registers <= info.registersPerLane())
     return success();
   return op->emitError() << "tile " << type << " needs " << registers
-                         << " 32-bit registers per lane (" << values
-                         << " values x " << bytes << " bytes), but "
+                         << " 32-bit registers per lane (" << values << " "
+                         << what << " x " << bytes << " bytes), but "
                          << info.name() << " has " << info.registersPerLane()
                          << "; use a smaller tile or more waves (num_waves)";
 }

@@ -271,6 +271,10 @@ static void markUsedElements(Value v, llvm::BitVector &used, unsigned depth) {
 static LogicalResult checkVectorFootprints(gpu::GPUFuncOp func,
                                            const TargetInfo &target) {
   WalkResult result = func.walk([&](Operation *op) -> WalkResult {
+    // A splat constant becomes immediates, not registers.
+    if (auto c = dyn_cast<arith::ConstantOp>(op);
+        c && isa<SplatElementsAttr>(c.getValue()))
+      return WalkResult::advance();
     for (Value v : op->getResults()) {
       auto type = dyn_cast<VectorType>(v.getType());
       if (!type || !type.getElementType().isIntOrFloat())

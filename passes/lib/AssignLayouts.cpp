@@ -932,12 +932,32 @@ int64_t addressedElemBytes(Value v, DenseSet<Value> &seen) {
   return widest;
 }
 
+/// Whether the integer tile `v` is computed from program ids, ranges,
+/// constants and scalars alone (no tile of loaded or loop-carried data): only
+/// then does the lowering address a contiguous run by its first element.
+bool computedAddresses(Value v, DenseSet<Value> &seen) {
+  if (!isa<RankedTensorType>(v.getType()) || !seen.insert(v).second)
+    return true;
+  Operation *def = v.getDefiningOp();
+  if (!def ||
+      !isa<RangeOp, SplatOp, BroadcastOp, ExpandDimsOp, arith::ConstantOp,
+           arith::AddIOp, arith::SubIOp, arith::MulIOp, arith::ShLIOp,
+           arith::ShRUIOp, arith::ShRSIOp, arith::AndIOp, arith::OrIOp,
+           arith::DivUIOp, arith::RemUIOp, arith::MinSIOp, arith::MaxSIOp,
+           arith::ExtSIOp, arith::ExtUIOp, arith::TruncIOp>(def))
+    return false;
+  for (Value operand : def->getOperands())
+    if (!computedAddresses(operand, seen))
+      return false;
+  return true;
+}
+
 /// Rejects a tile value that needs more 32-bit registers per lane than the
 /// target has: elements per lane x bytes per element / 4, each value on its
-/// own. A tile that only addresses memory costs one offset per vector
-/// access (the lowering addresses a run by its first element), not one per
-/// element. LLVM would otherwise spend minutes spilling it, or run out of
-/// memory.
+/// own. A tile that only addresses memory and is computed (not loaded)
+/// costs one offset per vector access (the lowering addresses a run by its
+/// first element), not one per element. LLVM would otherwise spend minutes
+/// spilling it, or run out of memory.
 LogicalResult checkRegisterFootprint(Operation *op, RankedTensorType type,
                                      Value value, const TargetInfo &info) {
   FailureOr<DistributedLayout> layout = DistributedLayout::get(type);
@@ -948,8 +968,9 @@ LogicalResult checkRegisterFootprint(Operation *op, RankedTensorType type,
   int64_t values = layout->getNumElems();
   const char *what = "elements";
   if (value && type.getElementType().isInteger() && value.getNumUses() > 0) {
-    DenseSet<Value> seen;
-    if (int64_t elemBytes = addressedElemBytes(value, seen)) {
+    DenseSet<Value> seen, computed;
+    int64_t elemBytes = addressedElemBytes(value, seen);
+    if (elemBytes && computedAddresses(value, computed)) {
       int64_t run = std::min<int64_t>(
           layout->getContiguousElems(),
           std::max<int64_t>(1, info.maxVectorBytes() / elemBytes));

@@ -30,6 +30,18 @@
 // carries the next chunk's K and scales and the block ids of the one after,
 // so their loads are in flight while the MFMAs of the current chunk run.
 //
+// On sm_90a the dot is wgmma (e4m3, f32 accumulation; M = rows * heads a
+// multiple of 64) and on sm_90 mma.sync (e4m3 converted to f16); the head
+// sum is the same. Two ways to feed it (knob `stages`):
+//   stages = 0: the loop above; wgmma's operands are staged from registers
+//     into shared memory per chunk (16 bytes per lane where
+//     kv_rows_aligned = 1 makes every K row 16-byte aligned);
+//   stages > 0 (sm_90a): Q resident in shared memory, K through a ring of
+//     `stages` shared-memory tiles filled by 16-byte cp.async and completed
+//     on mbarriers, wgmma reading both in place (see the ring's comment).
+// kv_rows_aligned = 1 assumes block_size % 4 == 0 (the runtime picks such a
+// variant only then).
+//
 // Shapes depend on the knobs through `{{...}}` templates, which the
 // compiler expands from the knob values before parsing (Pipeline.h,
 // "Kernel source templates").
@@ -61,6 +73,13 @@
 !rc32 = tensor<{{R}}x{{C}}xi32>
 !rc64 = tensor<{{R}}x{{C}}xi64>
 !rcmask = tensor<{{R}}x{{C}}xi1>
+{{let S = stages + 1 / (stages + 1)}}
+#wgQ = #tile.shared<{vec = 16, perPhase = 1, maxPhase = 8, order = [1, 0]}>
+#wgK = #tile.shared<{vec = 16, perPhase = 1, maxPhase = 8, order = [0, 1]}>
+!memQ = !tile.memdesc<{{M}}x128xf8E4M3FN, #wgQ>
+!ringK = !tile.memdesc<{{S}}x128x{{C}}xf8E4M3FN, #wgK>
+!stageK = !tile.memdesc<128x{{C}}xf8E4M3FN, #wgK>
+!bars = !tile.async_barrier<{{S}}>
 tile.kernel @paged_mqa_logits(
     %q: !tile.ptr<i8> {tile.divisibility = 16 : i64},
     %kv: !tile.ptr<i8> {tile.divisibility = 16 : i64},
@@ -79,7 +98,9 @@ tile.kernel @paged_mqa_logits(
       #tile.knob<"num_waves" : i32 = 4, values = [1, 2, 4, 8]>,
       #tile.knob<"waves_per_eu" : i32 = 0, values = [0, 1, 2, 4]>,
       #tile.knob<"preshuffle" : i32 = 0, values = [0, 1]>,
-      #tile.knob<"persistent" : i32 = 0, values = [0, 1]>]} {
+      #tile.knob<"persistent" : i32 = 0, values = [0, 1]>,
+      #tile.knob<"kv_rows_aligned" : i32 = 0, values = [0, 1]>,
+      #tile.knob<"stages" : i32 = 0, values = [0, 2, 3, 4]>]} {
   %fnuz = tile.knob "fp8_fnuz" : i1
   %H = tile.knob "heads" : i32
   %R = tile.knob "rows_per_program" : i32
@@ -177,6 +198,15 @@ tile.kernel @paged_mqa_logits(
   // (the last chunk's padding, the prefetch past the last chunk) read the
   // last valid token's block, so every read stays inside the cache.
   %bs = arith.shli %c1, %block_shift : i32
+  // With kv_rows_aligned = 1 (chosen only for block_size % 4 == 0) the
+  // block stride is written as a visible multiple of 4 tokens, so that every
+  // token row (132-byte tokens, 128-byte rows) starts 16-byte aligned and
+  // its K bytes load 16 at a time where 16-byte loads need that alignment.
+  %aligned = tile.knob "kv_rows_aligned" : i32
+  %isAligned = arith.cmpi ne, %aligned, %c0 : i32
+  %bsQuads = arith.shrui %bs, %c2 : i32
+  %bs4 = arith.shli %bsQuads, %c2 : i32
+  %bsA = arith.select %isAligned, %bs4, %bs : i32
   %bsm1 = arith.subi %bs, %c1 : i32
   %bsm1v = tile.splat %bsm1 : i32 -> !tok
   %shiftv = tile.splat %block_shift : i32 -> !tok
@@ -190,7 +220,7 @@ tile.kernel @paged_mqa_logits(
   // Per block: block_size*128 value bytes then block_size f32 scales;
   // token rows of values and scales counted in 4-byte words, so that the
   // byte offsets are visibly multiples of 4 (dword-aligned 16-byte loads).
-  %bs64 = arith.extsi %bs : i32 to i64
+  %bs64 = arith.extsi %bsA : i32 to i64
   %c33 = arith.constant 33 : i64
   %c32 = arith.constant 32 : i64
   %blockWords = arith.muli %bs64, %c33 : i64
@@ -243,99 +273,203 @@ tile.kernel @paged_mqa_logits(
   %orowrc = tile.broadcast %orow_1 : tensor<{{R}}x1xi64> -> !rc64
   %tr_1 = tile.expand_dims %tr, 0 : !tok -> tensor<1x{{C}}xi32>
   %trrc = tile.broadcast %tr_1 : tensor<1x{{C}}xi32> -> !rc32
-  %loop:3 = scf.for %c = %lb to %ub step %c1
-      iter_args(%kcur = %zk, %scur = %zs, %idsn = %ids0) -> (!k8, !scl, !tok) : i32 {
-    // ---- K load (plain layout) -------------------------------------------
-    // K of chunk c + 1 as [128, C] bytes (d, token) and its scales; every
-    // lane loads 16 contiguous bytes of one token row per access. With
-    // preshuffle = 1 the value bytes of each block are stored
-    // [bs/16][128/16][16 tok][16 B]: the load takes the block start and
-    // the plain in-block offsets, and tile-preshuffle-kv addresses them
-    // (16 tokens of one 16-byte D group are then 256 contiguous bytes).
-    %cn = arith.addi %c, %c1 : i32
-    %tn0 = arith.muli %cn, %C : i32
-    %tn0v = tile.splat %tn0 : i32 -> !tok
-    %tokn = arith.addi %tn0v, %tr : !tok
-    %tcn = arith.minsi %tokn, %lastv : !tok
-    %inblk = arith.andi %tcn, %bsm1v : !tok
-    %inblk64 = arith.extsi %inblk : !tok to !tok64
-    %idsn64 = arith.extsi %idsn : !tok to !tok64
-    %blkw = arith.muli %idsn64, %blockWordsv : !tok64
-    %roww = arith.muli %inblk64, %c32v : !tok64
-    %preshuffle = tile.knob "preshuffle" : i32
-    %shuffled = arith.cmpi ne, %preshuffle, %c0 : i32
-    %knext = scf.if %shuffled -> (!k8) {
-      %baseBytes = arith.muli %blkw, %c4v : !tok64
-      %rowInBlk = arith.muli %roww, %c4v : !tok64
-      %bb_1 = tile.expand_dims %baseBytes, 0 : !tok64 -> tensor<1x{{C}}xi64>
-      %bb = tile.broadcast %bb_1 : tensor<1x{{C}}xi64> -> !koff
-      %ib_1 = tile.expand_dims %rowInBlk, 0 : !tok64 -> tensor<1x{{C}}xi64>
-      %ib = tile.broadcast %ib_1 : tensor<1x{{C}}xi64> -> !koff
-      %inoff = arith.addi %ib, %dk : !koff
-      %k = tile.load %kv[%inoff] block_base(%bb : !koff)
-          {data_layout = #tile<data_layout preshuffled>}
-          : !tile.ptr<i8>, !koff -> !k8
-      scf.yield %k : !k8
-    } else {
-      %rowWords = arith.addi %blkw, %roww : !tok64
-      %rowBytes = arith.muli %rowWords, %c4v : !tok64
-      %rb_1 = tile.expand_dims %rowBytes, 0 : !tok64 -> tensor<1x{{C}}xi64>
-      %rb = tile.broadcast %rb_1 : tensor<1x{{C}}xi64> -> !koff
-      %koff = arith.addi %rb, %dk : !koff
-      %k = tile.load %kv[%koff] : !tile.ptr<i8>, !koff -> !k8
-      scf.yield %k : !k8
-    }
-    %sw0 = arith.addi %blkw, %scaleWordsv : !tok64
-    %sw = arith.addi %sw0, %inblk64 : !tok64
-    %snext = tile.load %kvf[%sw] : !tile.ptr<f32>, !tok64 -> !scl
-    // ---- end of K load ---------------------------------------------------
+  // ---- K through a shared-memory ring (stages > 0; sm_90a) -------------
+  // Q [M, 128] is copied once into shared memory; chunk cb + f of this
+  // split is fill f of a ring of S stages: its K [128, C] bytes go by
+  // 16-byte cp.async into stage f mod S and complete on barrier f mod S.
+  // Iteration i consumes fill i - S (wait, wgmma from shared memory, the
+  // logits) and then refills that stage with fill i, so S fills are in
+  // flight while a chunk computes. Block ids and scales are plain loads
+  // issued before the wait, so their latency overlaps it.
+  %stagesK = tile.knob "stages" : i32
+  %ring = arith.cmpi ne, %stagesK, %c0 : i32
+  scf.if %ring {
+    %q8p = tile.ptr_cast %q : !tile.ptr<i8> to !tile.ptr<f8E4M3FN>
+    %kv8p = tile.ptr_cast %kv : !tile.ptr<i8> to !tile.ptr<f8E4M3FN>
+    %qmem = tile.local_alloc : !memQ
+    %ringK = tile.local_alloc : !ringK
+    %bar = tile.async_barrier_alloc : !bars
+    %cS = arith.constant {{S}} : i32
+    %mine = arith.subi %ce, %cb : i32
+    %count = arith.maxsi %mine, %c0 : i32
+    %iters = arith.addi %count, %cS : i32
+    // Q lands before fill 0's barrier fires (it counts every earlier copy).
+    %tq = tile.async_copy_global_to_local %q8p[%qoff] mask(%qmask : !qmask), %qmem
+        : !tile.ptr<f8E4M3FN>, !qoff -> !memQ
+    scf.for %i = %c0 to %iters step %c1 : i32 {
+      %fillOk = arith.cmpi slt, %i, %count : i32
+      %fillOkv = tile.splat %fillOk : i1 -> tensor<{{C}}xi1>
+      %cf = arith.addi %cb, %i : i32
+      %tf0 = arith.muli %cf, %C : i32
+      %tf0v = tile.splat %tf0 : i32 -> !tok
+      %tokF = arith.addi %tf0v, %tr : !tok
+      %tcF = arith.minsi %tokF, %lastv : !tok
+      %biF = arith.shrui %tcF, %shiftv : !tok
+      %biF64 = arith.extsi %biF : !tok to !tok64
+      %btF = arith.addi %btRowv, %biF64 : !tok64
+      %idsF = tile.load %block_tables[%btF] mask(%fillOkv : tensor<{{C}}xi1>)
+          : !tile.ptr<i32>, !tok64 -> !tok
 
-    // Block ids of chunk c + 2.
-    %cnn = arith.addi %c, %c2 : i32
-    %tnn0 = arith.muli %cnn, %C : i32
-    %tnn0v = tile.splat %tnn0 : i32 -> !tok
-    %toknn = arith.addi %tnn0v, %tr : !tok
-    %tcnn = arith.minsi %toknn, %lastv : !tok
-    %binn = arith.shrui %tcnn, %shiftv : !tok
-    %binn64 = arith.extsi %binn : !tok to !tok64
-    %btnn = arith.addi %btRowv, %binn64 : !tok64
-    %idsnn = tile.load %block_tables[%btnn] : !tile.ptr<i32>, !tok64 -> !tok
-
-    %computes = arith.cmpi sge, %c, %cb : i32
-    scf.if %computes {
-      %acc = scf.if %fnuz -> (!acc) {
-        %qf = arith.bitcast %q8 : !q8 to tensor<{{M}}x128xf8E4M3FNUZ>
-        %kf = arith.bitcast %kcur : !k8 to tensor<128x{{C}}xf8E4M3FNUZ>
-        %r = tile.dot %qf, %kf, %zacc : tensor<{{M}}x128xf8E4M3FNUZ>, tensor<128x{{C}}xf8E4M3FNUZ> -> !acc
-        scf.yield %r : !acc
-      } else {
-        %qf = arith.bitcast %q8 : !q8 to tensor<{{M}}x128xf8E4M3FN>
-        %kf = arith.bitcast %kcur : !k8 to tensor<128x{{C}}xf8E4M3FN>
-        %r = tile.dot %qf, %kf, %zacc : tensor<{{M}}x128xf8E4M3FN>, tensor<128x{{C}}xf8E4M3FN> -> !acc
-        scf.yield %r : !acc
+      %j = arith.subi %i, %cS : i32
+      %consumes = arith.cmpi sge, %i, %cS : i32
+      scf.if %consumes {
+        %cj = arith.addi %cb, %j : i32
+        %t0 = arith.muli %cj, %C : i32
+        %t0v = tile.splat %t0 : i32 -> !tok
+        %tokJ = arith.addi %t0v, %tr : !tok
+        %tcJ = arith.minsi %tokJ, %lastv : !tok
+        %biJ = arith.shrui %tcJ, %shiftv : !tok
+        %biJ64 = arith.extsi %biJ : !tok to !tok64
+        %btJ = arith.addi %btRowv, %biJ64 : !tok64
+        %idsJ = tile.load %block_tables[%btJ] : !tile.ptr<i32>, !tok64 -> !tok
+        %inJ = arith.andi %tcJ, %bsm1v : !tok
+        %inJ64 = arith.extsi %inJ : !tok to !tok64
+        %idsJ64 = arith.extsi %idsJ : !tok to !tok64
+        %blkJ = arith.muli %idsJ64, %blockWordsv : !tok64
+        %swJ0 = arith.addi %blkJ, %scaleWordsv : !tok64
+        %swJ = arith.addi %swJ0, %inJ64 : !tok64
+        %scur = tile.load %kvf[%swJ] : !tile.ptr<f32>, !tok64 -> !scl
+        %w = tile.async_wait %tq barrier(%bar[%j] : !bars)
+        %st = arith.remui %j, %cS : i32
+        %cur = tile.memdesc_index %ringK[%st] : !ringK -> !stageK
+        %acc = tile.dot %qmem, %cur, %zacc : !memQ, !stageK -> !acc
+        %relu = arith.maxnumf %acc, %zacc : !acc
+        %wrelu = arith.mulf %relu, %wmc : !acc
+        %w3 = tile.reshape %wrelu : !acc -> !acc3
+        %sum = tile.reduce add %w3, 1 : !acc3 -> !logit
+        %s_1 = tile.expand_dims %scur, 0 : !scl -> tensor<1x{{C}}xf32>
+        %src = tile.broadcast %s_1 : tensor<1x{{C}}xf32> -> !logit
+        %logit = arith.mulf %sum, %src : !logit
+        %t0rc = tile.splat %t0 : i32 -> !rc32
+        %tok = arith.addi %t0rc, %trrc : !rc32
+        %inLen = arith.cmpi slt, %tok, %lenrc : !rc32
+        %val = arith.select %inLen, %logit, %negInf : !rcmask, !logit
+        %inRow = arith.cmpi slt, %tok, %mmlrc : !rc32
+        %wanted = arith.ori %inLen, %tailv : !rcmask
+        %keep0 = arith.andi %rowOkrc, %inRow : !rcmask
+        %keep = arith.andi %keep0, %wanted : !rcmask
+        %tok64 = arith.extsi %tok : !rc32 to !rc64
+        %ooff = arith.addi %orowrc, %tok64 : !rc64
+        tile.store %val, %out[%ooff] mask(%keep : !rcmask)
+            : !logit, !tile.ptr<f32>, !rc64
       }
-      %relu = arith.maxnumf %acc, %zacc : !acc
-      %wrelu = arith.mulf %relu, %wmc : !acc
-      %w3 = tile.reshape %wrelu : !acc -> !acc3
-      %sum = tile.reduce add %w3, 1 : !acc3 -> !logit
-      %s_1 = tile.expand_dims %scur, 0 : !scl -> tensor<1x{{C}}xf32>
-      %src = tile.broadcast %s_1 : tensor<1x{{C}}xf32> -> !logit
-      %logit = arith.mulf %sum, %src : !logit
-      %t0 = arith.muli %c, %C : i32
-      %t0rc = tile.splat %t0 : i32 -> !rc32
-      %tok = arith.addi %t0rc, %trrc : !rc32
-      %inLen = arith.cmpi slt, %tok, %lenrc : !rc32
-      %val = arith.select %inLen, %logit, %negInf : !rcmask, !logit
-      %inRow = arith.cmpi slt, %tok, %mmlrc : !rc32
-      %wanted = arith.ori %inLen, %tailv : !rcmask
-      %keep0 = arith.andi %rowOkrc, %inRow : !rcmask
-      %keep = arith.andi %keep0, %wanted : !rcmask
-      %tok64 = arith.extsi %tok : !rc32 to !rc64
-      %ooff = arith.addi %orowrc, %tok64 : !rc64
-      tile.store %val, %out[%ooff] mask(%keep : !rcmask)
-          : !logit, !tile.ptr<f32>, !rc64
+
+      // Fill i into the stage just read (the copy's barrier orders it
+      // after every warpgroup's wgmma read it).
+      scf.if %fillOk {
+        %inF = arith.andi %tcF, %bsm1v : !tok
+        %inF64 = arith.extsi %inF : !tok to !tok64
+        %idsF64 = arith.extsi %idsF : !tok to !tok64
+        %blkF = arith.muli %idsF64, %blockWordsv : !tok64
+        %rowF = arith.muli %inF64, %c32v : !tok64
+        %rowWordsF = arith.addi %blkF, %rowF : !tok64
+        %rowBytesF = arith.muli %rowWordsF, %c4v : !tok64
+        %rbF_1 = tile.expand_dims %rowBytesF, 0 : !tok64 -> tensor<1x{{C}}xi64>
+        %rbF = tile.broadcast %rbF_1 : tensor<1x{{C}}xi64> -> !koff
+        %koffF = arith.addi %rbF, %dk : !koff
+        %sf = arith.remui %i, %cS : i32
+        %stF = tile.memdesc_index %ringK[%sf] : !ringK -> !stageK
+        %tk = tile.async_copy_global_to_local %kv8p[%koffF], %stF
+            : !tile.ptr<f8E4M3FN>, !koff -> !stageK
+        %gk = tile.async_commit_group %tk barrier(%bar[%i] : !bars)
+      }
     }
-    scf.yield %knext, %snext, %idsnn : !k8, !scl, !tok
+  } else {
+    // ---- K staged through registers (stages = 0) -----------------------
+    %loop:3 = scf.for %c = %lb to %ub step %c1
+        iter_args(%kcur = %zk, %scur = %zs, %idsn = %ids0) -> (!k8, !scl, !tok) : i32 {
+      // ---- K load (plain layout) -------------------------------------------
+      // K of chunk c + 1 as [128, C] bytes (d, token) and its scales; every
+      // lane loads 16 contiguous bytes of one token row per access. With
+      // preshuffle = 1 the value bytes of each block are stored
+      // [bs/16][128/16][16 tok][16 B]: the load takes the block start and
+      // the plain in-block offsets, and tile-preshuffle-kv addresses them
+      // (16 tokens of one 16-byte D group are then 256 contiguous bytes).
+      %cn = arith.addi %c, %c1 : i32
+      %tn0 = arith.muli %cn, %C : i32
+      %tn0v = tile.splat %tn0 : i32 -> !tok
+      %tokn = arith.addi %tn0v, %tr : !tok
+      %tcn = arith.minsi %tokn, %lastv : !tok
+      %inblk = arith.andi %tcn, %bsm1v : !tok
+      %inblk64 = arith.extsi %inblk : !tok to !tok64
+      %idsn64 = arith.extsi %idsn : !tok to !tok64
+      %blkw = arith.muli %idsn64, %blockWordsv : !tok64
+      %roww = arith.muli %inblk64, %c32v : !tok64
+      %preshuffle = tile.knob "preshuffle" : i32
+      %shuffled = arith.cmpi ne, %preshuffle, %c0 : i32
+      %knext = scf.if %shuffled -> (!k8) {
+        %baseBytes = arith.muli %blkw, %c4v : !tok64
+        %rowInBlk = arith.muli %roww, %c4v : !tok64
+        %bb_1 = tile.expand_dims %baseBytes, 0 : !tok64 -> tensor<1x{{C}}xi64>
+        %bb = tile.broadcast %bb_1 : tensor<1x{{C}}xi64> -> !koff
+        %ib_1 = tile.expand_dims %rowInBlk, 0 : !tok64 -> tensor<1x{{C}}xi64>
+        %ib = tile.broadcast %ib_1 : tensor<1x{{C}}xi64> -> !koff
+        %inoff = arith.addi %ib, %dk : !koff
+        %k = tile.load %kv[%inoff] block_base(%bb : !koff)
+            {data_layout = #tile<data_layout preshuffled>}
+            : !tile.ptr<i8>, !koff -> !k8
+        scf.yield %k : !k8
+      } else {
+        %rowWords = arith.addi %blkw, %roww : !tok64
+        %rowBytes = arith.muli %rowWords, %c4v : !tok64
+        %rb_1 = tile.expand_dims %rowBytes, 0 : !tok64 -> tensor<1x{{C}}xi64>
+        %rb = tile.broadcast %rb_1 : tensor<1x{{C}}xi64> -> !koff
+        %koff = arith.addi %rb, %dk : !koff
+        %k = tile.load %kv[%koff] : !tile.ptr<i8>, !koff -> !k8
+        scf.yield %k : !k8
+      }
+      %sw0 = arith.addi %blkw, %scaleWordsv : !tok64
+      %sw = arith.addi %sw0, %inblk64 : !tok64
+      %snext = tile.load %kvf[%sw] : !tile.ptr<f32>, !tok64 -> !scl
+      // ---- end of K load ---------------------------------------------------
+  
+      // Block ids of chunk c + 2.
+      %cnn = arith.addi %c, %c2 : i32
+      %tnn0 = arith.muli %cnn, %C : i32
+      %tnn0v = tile.splat %tnn0 : i32 -> !tok
+      %toknn = arith.addi %tnn0v, %tr : !tok
+      %tcnn = arith.minsi %toknn, %lastv : !tok
+      %binn = arith.shrui %tcnn, %shiftv : !tok
+      %binn64 = arith.extsi %binn : !tok to !tok64
+      %btnn = arith.addi %btRowv, %binn64 : !tok64
+      %idsnn = tile.load %block_tables[%btnn] : !tile.ptr<i32>, !tok64 -> !tok
+  
+      %computes = arith.cmpi sge, %c, %cb : i32
+      scf.if %computes {
+        %acc = scf.if %fnuz -> (!acc) {
+          %qf = arith.bitcast %q8 : !q8 to tensor<{{M}}x128xf8E4M3FNUZ>
+          %kf = arith.bitcast %kcur : !k8 to tensor<128x{{C}}xf8E4M3FNUZ>
+          %r = tile.dot %qf, %kf, %zacc : tensor<{{M}}x128xf8E4M3FNUZ>, tensor<128x{{C}}xf8E4M3FNUZ> -> !acc
+          scf.yield %r : !acc
+        } else {
+          %qf = arith.bitcast %q8 : !q8 to tensor<{{M}}x128xf8E4M3FN>
+          %kf = arith.bitcast %kcur : !k8 to tensor<128x{{C}}xf8E4M3FN>
+          %r = tile.dot %qf, %kf, %zacc : tensor<{{M}}x128xf8E4M3FN>, tensor<128x{{C}}xf8E4M3FN> -> !acc
+          scf.yield %r : !acc
+        }
+        %relu = arith.maxnumf %acc, %zacc : !acc
+        %wrelu = arith.mulf %relu, %wmc : !acc
+        %w3 = tile.reshape %wrelu : !acc -> !acc3
+        %sum = tile.reduce add %w3, 1 : !acc3 -> !logit
+        %s_1 = tile.expand_dims %scur, 0 : !scl -> tensor<1x{{C}}xf32>
+        %src = tile.broadcast %s_1 : tensor<1x{{C}}xf32> -> !logit
+        %logit = arith.mulf %sum, %src : !logit
+        %t0 = arith.muli %c, %C : i32
+        %t0rc = tile.splat %t0 : i32 -> !rc32
+        %tok = arith.addi %t0rc, %trrc : !rc32
+        %inLen = arith.cmpi slt, %tok, %lenrc : !rc32
+        %val = arith.select %inLen, %logit, %negInf : !rcmask, !logit
+        %inRow = arith.cmpi slt, %tok, %mmlrc : !rc32
+        %wanted = arith.ori %inLen, %tailv : !rcmask
+        %keep0 = arith.andi %rowOkrc, %inRow : !rcmask
+        %keep = arith.andi %keep0, %wanted : !rcmask
+        %tok64 = arith.extsi %tok : !rc32 to !rc64
+        %ooff = arith.addi %orowrc, %tok64 : !rc64
+        tile.store %val, %out[%ooff] mask(%keep : !rcmask)
+            : !logit, !tile.ptr<f32>, !rc64
+      }
+      scf.yield %knext, %snext, %idsnn : !k8, !scl, !tok
+    }
   }
 
   // The -inf tail past the computed chunks: chunks nch + split,

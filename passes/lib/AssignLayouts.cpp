@@ -123,9 +123,15 @@ public:
     }
     if (failed(instr))
       return dot.emitError("no matrix instruction for this tile.dot: ") << why;
+    // Operands staged into shared memory: each lane holds one widest access
+    // of the operand's type (16 fp8 bytes), so that the global loads and
+    // the shared stores of the staging are 16 bytes each.
     if (instr->operandSource == MatrixOperandSource::SharedMemory)
-      return DotPlan{acc, defaultFor(a, defaultVecElems, /*fastest=*/1),
-                     defaultFor(b, defaultVecElems, /*fastest=*/0),
+      return DotPlan{acc,
+                     defaultFor(a, std::max(defaultVecElems, accessElems(ea)),
+                                /*fastest=*/1),
+                     defaultFor(b, std::max(defaultVecElems, accessElems(eb)),
+                                /*fastest=*/0),
                      /*operandsAnyLayout=*/true};
     return DotPlan{acc, info.matrixOperandEncoding(acc, 0, *instr, a[1]),
                    info.matrixOperandEncoding(acc, 1, *instr, a[1])};
@@ -899,25 +905,95 @@ LogicalResult checkLayoutFitsTarget(Operation *op, RankedTensorType type,
   return success();
 }
 
+/// Bytes per element of the widest element type that `v` (an integer tile)
+/// addresses, when every use of it ends as the offsets or block base of a
+/// global or shared access, through integer arithmetic, casts, broadcasts
+/// and expand_dims; 0 when some use does anything else.
+int64_t addressedElemBytes(Value v, DenseSet<Value> &seen) {
+  if (!seen.insert(v).second)
+    return 1;
+  auto bytesOf = [](Type t) {
+    return std::max<int64_t>(
+        1, getElementTypeOrSelf(t).getIntOrFloatBitWidth() / 8);
+  };
+  int64_t widest = 1;
+  for (OpOperand &use : v.getUses()) {
+    Operation *user = use.getOwner();
+    int64_t b = 0;
+    if (auto load = dyn_cast<LoadOp>(user)) {
+      if (use.get() == load.getOffsets() || use.get() == load.getBlockBase())
+        b = bytesOf(load.getType());
+    } else if (auto store = dyn_cast<StoreOp>(user)) {
+      if (use.get() == store.getOffsets())
+        b = bytesOf(store.getValue().getType());
+    } else if (auto copy = dyn_cast<AsyncCopyGlobalToLocalOp>(user)) {
+      if (use.get() == copy.getOffsets())
+        b = bytesOf(copy.getDst().getType().getElementType());
+    } else if (isa<arith::AddIOp, arith::SubIOp, arith::MulIOp, arith::ShLIOp,
+                   arith::ExtSIOp, arith::ExtUIOp, arith::TruncIOp, BroadcastOp,
+                   ExpandDimsOp>(user)) {
+      b = addressedElemBytes(user->getResult(0), seen);
+    }
+    if (b == 0)
+      return 0;
+    widest = std::max(widest, b);
+  }
+  return widest;
+}
+
+/// Whether the integer tile `v` is computed from program ids, ranges,
+/// constants and scalars alone (no tile of loaded or loop-carried data): only
+/// then does the lowering address a contiguous run by its first element.
+bool computedAddresses(Value v, DenseSet<Value> &seen) {
+  if (!isa<RankedTensorType>(v.getType()) || !seen.insert(v).second)
+    return true;
+  Operation *def = v.getDefiningOp();
+  if (!def ||
+      !isa<RangeOp, SplatOp, BroadcastOp, ExpandDimsOp, arith::ConstantOp,
+           arith::AddIOp, arith::SubIOp, arith::MulIOp, arith::ShLIOp,
+           arith::ShRUIOp, arith::ShRSIOp, arith::AndIOp, arith::OrIOp,
+           arith::DivUIOp, arith::RemUIOp, arith::MinSIOp, arith::MaxSIOp,
+           arith::ExtSIOp, arith::ExtUIOp, arith::TruncIOp>(def))
+    return false;
+  for (Value operand : def->getOperands())
+    if (!computedAddresses(operand, seen))
+      return false;
+  return true;
+}
+
 /// Rejects a tile value that needs more 32-bit registers per lane than the
 /// target has: elements per lane x bytes per element / 4, each value on its
-/// own. LLVM would otherwise spend minutes spilling it, or run out of
-/// memory.
+/// own. A tile that only addresses memory and is computed (not loaded)
+/// costs one offset per vector access (the lowering addresses a run by its
+/// first element), not one per element. LLVM would otherwise spend minutes
+/// spilling it, or run out of memory.
 LogicalResult checkRegisterFootprint(Operation *op, RankedTensorType type,
-                                     const TargetInfo &info) {
+                                     Value value, const TargetInfo &info) {
   FailureOr<DistributedLayout> layout = DistributedLayout::get(type);
   if (failed(layout))
     return success(); // reported by the distribution
   int64_t bytes =
       std::max<int64_t>(1, llvm::divideCeil(type.getElementTypeBitWidth(), 8));
-  int64_t registers = llvm::divideCeil(layout->getNumElems() * bytes, 4);
+  int64_t values = layout->getNumElems();
+  const char *what = "elements";
+  if (value && type.getElementType().isInteger() && value.getNumUses() > 0) {
+    DenseSet<Value> seen, computed;
+    int64_t elemBytes = addressedElemBytes(value, seen);
+    if (elemBytes && computedAddresses(value, computed)) {
+      int64_t run = std::min<int64_t>(
+          layout->getContiguousElems(),
+          std::max<int64_t>(1, info.maxVectorBytes() / elemBytes));
+      values = llvm::divideCeil(values, std::max<int64_t>(run, 1));
+      what = "vector accesses";
+    }
+  }
+  int64_t registers = llvm::divideCeil(values * bytes, 4);
   if (registers <= info.registersPerLane())
     return success();
   return op->emitError() << "tile " << type << " needs " << registers
-                         << " 32-bit registers per lane ("
-                         << layout->getNumElems() << " elements x " << bytes
-                         << " bytes), but " << info.name() << " has "
-                         << info.registersPerLane()
+                         << " 32-bit registers per lane (" << values << " "
+                         << what << " x " << bytes << " bytes), but "
+                         << info.name() << " has " << info.registersPerLane()
                          << "; use a smaller tile or more waves (num_waves)";
 }
 
@@ -937,21 +1013,21 @@ Operation *locatedOp(Operation *op) {
 
 /// Checks every tile value of `kernel` (results and block arguments) once
 /// layouts are assigned.
-LogicalResult
-checkTiles(KernelOp kernel,
-           function_ref<LogicalResult(Operation *, RankedTensorType)> check) {
+LogicalResult checkTiles(
+    KernelOp kernel,
+    function_ref<LogicalResult(Operation *, RankedTensorType, Value)> check) {
   WalkResult result = kernel.walk([&](Operation *op) {
-    auto visit = [&](Type t) {
-      auto type = dyn_cast<RankedTensorType>(t);
-      return !type || succeeded(check(locatedOp(op), type));
+    auto visit = [&](Value v) {
+      auto type = dyn_cast<RankedTensorType>(v.getType());
+      return !type || succeeded(check(locatedOp(op), type, v));
     };
-    for (Type t : op->getResultTypes())
-      if (!visit(t))
+    for (Value v : op->getResults())
+      if (!visit(v))
         return WalkResult::interrupt();
     for (Region &region : op->getRegions())
       for (Block &block : region)
-        for (Type t : block.getArgumentTypes())
-          if (!visit(t))
+        for (Value v : block.getArguments())
+          if (!visit(v))
             return WalkResult::interrupt();
     return WalkResult::advance();
   });
@@ -1015,11 +1091,12 @@ struct AssignLayoutsPass
     assigner.hintAccesses(kernel);
     assigner.collectHints(kernel);
     assigner.process(kernel.getBody().front());
-    return checkTiles(kernel, [&](Operation *op, RankedTensorType type) {
-      if (failed(checkLayoutFitsTarget(op, type, info, numWaves)))
-        return failure();
-      return checkRegisterFootprint(op, type, info);
-    });
+    return checkTiles(
+        kernel, [&](Operation *op, RankedTensorType type, Value v) {
+          if (failed(checkLayoutFitsTarget(op, type, info, numWaves)))
+            return failure();
+          return checkRegisterFootprint(op, type, v, info);
+        });
   }
 };
 

@@ -3,8 +3,9 @@
 # runtime alone (no LLVM/MLIR), runs the indexer pipeline against its float64
 # reference on the real compiled sm_90 PTX, the K-cache writer benchmark, the
 # launch-overhead program, the schedule-metadata benchmark, the Python
-# binding against torch, top-k (run_topk_h200.sh), ptxas's resource report of
-# every sm_90 code object and compute-sanitizer's memcheck.
+# binding against torch, top-k (run_topk_h200.sh), paged_mqa_logits's
+# matrix, memcheck and benchmark (run_logits_h200.sh), ptxas's resource
+# report of every sm_90 code object and compute-sanitizer's memcheck.
 #
 #   test/gpu/run_h200.sh BUNDLE [OUTDIR]
 #
@@ -85,6 +86,11 @@ grep -E '^==|registers|spill|smem' "$OUTDIR/ptxas.log" | head -40
 # benchmark beside torch.topk (run_topk_h200.sh).
 step topk topk.log 900 test/gpu/run_topk_h200.sh "$BUNDLE" \
   "$B/lib/libtessel_runtime.so" "$OUTDIR"
+
+# paged_mqa_logits: its correctness matrix, memcheck and benchmark
+# (run_logits_h200.sh; logs under OUTDIR/logits).
+step logits logits.log 900 test/gpu/run_logits_h200.sh "$BUNDLE" "" \
+  "$OUTDIR/logits"
 
 if command -v compute-sanitizer >/dev/null; then
   step sanitizer sanitizer.log 150 compute-sanitizer --tool memcheck \

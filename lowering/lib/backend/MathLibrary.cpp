@@ -54,9 +54,9 @@ MathFn classify(StringRef name, Vendor vendor) {
     return {"iabs", Elem::I32};
   if (name == "llabs")
     return {"iabs", Elem::I64};
-  static const char *const known[] = {"exp",  "exp2",  "log",      "log2",
-                                      "sqrt", "rsqrt", "fabs",     "fma",
-                                      "tanh", "ceil",  "copysign", "floor"};
+  static const char *const known[] = {
+      "exp", "exp2", "log",  "log2",     "sqrt",  "rsqrt", "fabs",
+      "fma", "tanh", "ceil", "copysign", "floor", "fmax",  "fmin"};
   for (const char *k : known) {
     if (name == k)
       return {k, Elem::F64};
@@ -148,6 +148,12 @@ public:
     if (fn.op == "rsqrt" && args.size() == 1)
       return b.CreateFDiv(ConstantFP::get(args[0]->getType(), 1.0),
                           sqrt(args[0]));
+    // arith.maxnumf/minnumf arrive as fmaxf/fminf: llvm.maxnum/minnum have
+    // their NaN rule and select to max.f32/min.f32 on NVPTX.
+    if (fn.op == "fmax" && args.size() == 2)
+      return b.CreateBinaryIntrinsic(Intrinsic::maxnum, args[0], args[1]);
+    if (fn.op == "fmin" && args.size() == 2)
+      return b.CreateBinaryIntrinsic(Intrinsic::minnum, args[0], args[1]);
     if (fn.op == "copysign" && args.size() == 2)
       return b.CreateBinaryIntrinsic(Intrinsic::copysign, args[0], args[1]);
     if (fn.op == "fma" && args.size() == 3)

@@ -36,6 +36,7 @@
 #include "mlir/Transforms/GreedyPatternRewriteDriver.h"
 
 #include "lld/Common/Driver.h"
+#include "llvm/ADT/BitVector.h"
 #include "llvm/IR/DiagnosticInfo.h"
 #include "llvm/IR/DiagnosticPrinter.h"
 #include "llvm/IR/LLVMContext.h"
@@ -234,21 +235,60 @@ static LogicalResult promoteWorkgroupAllocas(ModuleOp module) {
   return success();
 }
 
+/// Marks in `used` the elements of `v` (a 1-D vector) that are read: the
+/// static positions of vector.extract users, and for elementwise users the
+/// elements of their results that are read. Any other user reads them all.
+static void markUsedElements(Value v, llvm::BitVector &used, unsigned depth) {
+  auto type = cast<VectorType>(v.getType());
+  for (Operation *user : v.getUsers()) {
+    if (used.all())
+      return;
+    if (auto extract = dyn_cast<vector::ExtractOp>(user);
+        extract && type.getRank() == 1 && extract.getNumIndices() == 1 &&
+        extract.getStaticPosition()[0] != ShapedType::kDynamic) {
+      used.set(extract.getStaticPosition()[0]);
+      continue;
+    }
+    if (depth < 4 && user->getNumResults() == 1 &&
+        OpTrait::hasElementwiseMappableTraits(user) &&
+        isa<VectorType>(user->getResult(0).getType()) &&
+        cast<VectorType>(user->getResult(0).getType()).getShape() ==
+            type.getShape()) {
+      markUsedElements(user->getResult(0), used, depth + 1);
+      continue;
+    }
+    used.set();
+  }
+}
+
 /// Fails at the first value in `func` whose vector type needs more 32-bit
-/// registers than one lane of `target` has. Such values come only from
-/// hand-written or mutated SIMT IR (tile-assign-layouts bounds what the
-/// lowering makes), and would send LLVM's register allocator into minutes of
-/// work before it spills everything.
+/// registers than one lane of `target` has, counting only the elements
+/// that are read (a vector of addresses of which one per vector access is
+/// extracted costs those alone). Such values come only from hand-written or
+/// mutated SIMT IR (tile-assign-layouts bounds what the lowering makes),
+/// and would send LLVM's register allocator into minutes of work before it
+/// spills everything.
 static LogicalResult checkVectorFootprints(gpu::GPUFuncOp func,
                                            const TargetInfo &target) {
   WalkResult result = func.walk([&](Operation *op) -> WalkResult {
+    // A splat constant becomes immediates, not registers.
+    if (auto c = dyn_cast<arith::ConstantOp>(op);
+        c && isa<SplatElementsAttr>(c.getValue()))
+      return WalkResult::advance();
     for (Value v : op->getResults()) {
       auto type = dyn_cast<VectorType>(v.getType());
       if (!type || !type.getElementType().isIntOrFloat())
         continue;
+      int64_t elems = type.getNumElements();
+      if (type.getRank() == 1 &&
+          uint64_t(elems) * std::max(8u, type.getElementTypeBitWidth()) >
+              32 * uint64_t(target.registersPerLane())) {
+        llvm::BitVector used(elems);
+        markUsedElements(v, used, 0);
+        elems = used.count();
+      }
       uint64_t bits =
-          type.getNumElements() *
-          std::max(8u, type.getElementType().getIntOrFloatBitWidth());
+          elems * std::max(8u, type.getElementType().getIntOrFloatBitWidth());
       uint64_t registers = llvm::divideCeil(bits, 32);
       if (registers > target.registersPerLane())
         return op->emitError()

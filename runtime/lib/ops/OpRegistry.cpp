@@ -639,7 +639,7 @@ bool OpDispatch::serves(const OpCall &c, size_t variant) const {
   for (size_t i = 0; i < n; ++i)
     if (want[i] != c.sym[op_->callKnobSym[i]])
       return false;
-  return true;
+  return !op_->accepts || op_->accepts(c, *variants_[variant]);
 }
 
 const Variant *OpDispatch::rowVariant(const OpCall &c, const OpRow &r) const {

@@ -255,6 +255,10 @@ struct OpSpec {
   /// schedule of a persistent variant).
   Status (*before)(tessel_context *ctx, OpCall &c, const Variant &v,
                    void *stream) = nullptr;
+  /// Whether `v` may serve the call beyond its call knobs, e.g. an
+  /// alignment the variant was compiled to assume. A function of the call's
+  /// symbols alone, like heuristic and plan. Null: every variant may.
+  bool (*accepts)(const OpCall &c, const Variant &v) = nullptr;
 
   // Resolved at registration.
   std::vector<Expr> shapeExprs[kMaxOpTensors][2];

@@ -167,7 +167,8 @@ bool prefersPersistent(const OpCall &c, const Variant *const *vs, size_t n) {
 // max_model_len <= 4096, else to 256; waves_per_eu nearest to 2; the most
 // num_waves; then for a split-grid variant split_kv = clamp(ceil(2 *
 // cu_num / (B * groups)), 1, ceil(max_model_len / chunk_k)): about two
-// waves of programs per CU, never more splits than chunks.
+// waves of programs per CU, never more splits than chunks. Where a call
+// accepts both, kv_rows_aligned variants are preferred.
 const Variant *heuristic(OpCall &c, const Variant *const *all, size_t n) {
   const Variant *plain[kMaxHeuristicVariants], *pers[kMaxHeuristicVariants];
   size_t np = 0, nq = 0;
@@ -194,6 +195,7 @@ const Variant *heuristic(OpCall &c, const Variant *const *all, size_t n) {
       nearestKnob(vs, m, "chunk_k", 64, c[MaxModelLen] <= 4096 ? 64 : 256);
   keep("chunk_k", 64, chunk);
   keep("waves_per_eu", 0, nearestKnob(vs, m, "waves_per_eu", 0, 2));
+  keep("kv_rows_aligned", 0, nearestKnob(vs, m, "kv_rows_aligned", 0, 1));
   const Variant *best = vs[0];
   for (size_t i = 1; i < m; ++i)
     if (vs[i]->knob("num_waves", 1) > best->knob("num_waves", 1))
@@ -250,6 +252,12 @@ Status before(tessel_context *ctx, OpCall &c, const Variant &v, void *stream) {
   const tessel_tensor *ts[] = {c.t[ContextLens], &sched};
   int64_t opts[] = {c[SplitTokens], c.cuNum};
   return launchOpLocked(ctx, *meta, ts, 2, opts, 2, stream);
+}
+
+// A kv_rows_aligned variant strides blocks by 4*(block_size/4) tokens so
+// that its K rows load 16 bytes at a time: right only for block_size % 4 == 0.
+bool accepts(const OpCall &c, const Variant &v) {
+  return v.knob("kv_rows_aligned", 0) == 0 || c[BlockSize] % 4 == 0;
 }
 
 uint64_t workspaceBytes(int cuNum) {
@@ -388,13 +396,15 @@ OpSpec spec = {
      {"rows_per_program", false, 1, 8},
      {"chunk_k", false, 1, 1 << 16},
      {"preshuffle", false, 0, 1},
-     {"persistent", false, 0, 1}},
+     {"persistent", false, 0, 1},
+     {"kv_rows_aligned", false, 0, 1}},
     workspaceBytes,
     check,
     noop,
     heuristic,
     plan,
     before,
+    accepts,
 };
 OpRegistrar registrar(spec);
 

@@ -3,9 +3,10 @@
 // waves bring a tile under it.
 
 tile.kernel @one_wave(%x: !tile.ptr<f32>) {
-  // 8192 i32 over 32 lanes: 256 per lane, one more than sm_90 has.
-  // expected-error @+1 {{needs 256 32-bit registers per lane (256 elements x 4 bytes), but sm_90 has 255}}
+  // 8192 f32 over 32 lanes: 256 per lane, one more than sm_90 has (the
+  // offsets cost one per 16-byte access: 64).
   %r = tile.range 0 to 8192 : tensor<8192xi32>
+  // expected-error @+1 {{needs 256 32-bit registers per lane (256 elements x 4 bytes), but sm_90 has 255}}
   %v = tile.load %x[%r] : !tile.ptr<f32>, tensor<8192xi32> -> tensor<8192xf32>
   tile.return
 }

@@ -4,9 +4,10 @@
 // limit (512 32-bit registers per lane on gfx942).
 
 tile.kernel @f32_64k(%x: !tile.ptr<f32>) {
-  // 65536 i32 over 64 lanes: 1024 per lane.
-  // expected-error @+1 {{needs 1024 32-bit registers per lane (1024 elements x 4 bytes), but gfx942 has 512; use a smaller tile or more waves (num_waves)}}
+  // 65536 f32 over 64 lanes: 1024 per lane (the offsets, one per 16-byte
+  // access, 256).
   %r = tile.range 0 to 65536 : tensor<65536xi32>
+  // expected-error @+1 {{needs 1024 32-bit registers per lane (1024 elements x 4 bytes), but gfx942 has 512; use a smaller tile or more waves (num_waves)}}
   %v = tile.load %x[%r] : !tile.ptr<f32>, tensor<65536xi32> -> tensor<65536xf32>
   tile.store %v, %x[%r] : tensor<65536xf32>, !tile.ptr<f32>, tensor<65536xi32>
   tile.return

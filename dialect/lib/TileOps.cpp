@@ -556,6 +556,17 @@ LogicalResult ScanOp::verify() {
                     getSrc().getType().getRank());
 }
 
+LogicalResult PrefixCountOp::verify() {
+  RankedTensorType mask = getMask().getType();
+  if (mask.getRank() != 1)
+    return emitOpError("mask must be 1-D, got ") << shapeStr(mask);
+  if (getPositions().getType().getShape() != mask.getShape())
+    return emitOpError("positions (")
+           << shapeStr(getPositions().getType())
+           << ") must have the mask's shape (" << shapeStr(mask) << ")";
+  return success();
+}
+
 LogicalResult GatherOp::verify() {
   RankedTensorType src = getSrc().getType(), idx = getIndices().getType();
   int64_t axis = static_cast<int32_t>(getAxis());

@@ -500,6 +500,33 @@ def Tile_ScanOp : Tile_Op<"scan", [Pure, SameOperandsAndResultType]> {
   let hasVerifier = 1;
 }
 
+def Tile_PrefixCountOp : Tile_Op<"prefix_count", [Pure]> {
+  let summary = "Positions of a 1-D mask's true elements among them, and their count";
+  let description = [{
+    `positions[i]` is the number of true elements of `mask` before `i`
+    (an exclusive count in index order); `total` is the number of true
+    elements. Where `mask[i]` holds, `positions[i]` is the slot of element
+    `i` in a compaction of the true elements: the building block of stream
+    compaction (radix select's output and candidate buffers).
+
+    It is a scan of 0/1 values, lowered without one: a ballot of each
+    register of the wave, the count of the ballot's bits below the lane
+    (`v_mbcnt` on AMD, `popc` of the masked ballot on NVIDIA), and one
+    exchange of the waves' totals through LDS. The mask needs a blocked
+    layout in which every lane of a wave holds distinct elements.
+
+    ```mlir
+    %pos, %n = tile.prefix_count %sel : tensor<4096xi1> -> tensor<4096xi32>
+    ```
+  }];
+  let arguments = (ins StaticShapeTensorOf<[I1]>:$mask);
+  let results = (outs StaticShapeTensorOf<[I32]>:$positions, I32:$total);
+  let assemblyFormat = [{
+    $mask attr-dict `:` type($mask) `->` type($positions)
+  }];
+  let hasVerifier = 1;
+}
+
 def Tile_GatherOp : Tile_Op<"gather", [Pure]> {
   let summary = "Reads a tile's elements at data-dependent indices along one axis";
   let description = [{

@@ -936,10 +936,19 @@ struct AtomicRMWPattern : public TilePattern<AtomicRMWOp> {
     auto kind = atomicKind(op.getKind(), elem);
     if (!kind)
       return failure();
+    // A shared-memory tile: its LDS words (ds_* / atom.shared atomics),
+    // between barriers as for tile.local_store.
+    Value mem = adaptor.getPtr();
+    auto tile = dyn_cast<MemDescType>(op.getPtr().getType());
+    if (tile) {
+      mem = state.ldsView(rewriter, op, mem, ldsType(elem),
+                          tile.getTileElems());
+      gpu::BarrierOp::create(rewriter, loc);
+    }
     auto one = [&](OpBuilder &b, Value off, Value v, Value mask) -> Value {
       Value idx = toIndex(b, loc, off);
       auto doIt = [&](OpBuilder &bb) -> Value {
-        return memref::AtomicRMWOp::create(bb, loc, *kind, v, adaptor.getPtr(),
+        return memref::AtomicRMWOp::create(bb, loc, *kind, v, mem,
                                            ValueRange{idx});
       };
       if (!mask)
@@ -956,8 +965,11 @@ struct AtomicRMWPattern : public TilePattern<AtomicRMWOp> {
           .getResult(0);
     };
     if (!isa<RankedTensorType>(op.getType())) {
-      rewriter.replaceOp(op, one(rewriter, adaptor.getOffsets(),
-                                 adaptor.getValue(), adaptor.getMask()));
+      Value old = one(rewriter, adaptor.getOffsets(), adaptor.getValue(),
+                      adaptor.getMask());
+      if (tile)
+        gpu::BarrierOp::create(rewriter, loc);
+      rewriter.replaceOp(op, old);
       return success();
     }
     auto l = layoutOf(op, op.getType());
@@ -975,6 +987,8 @@ struct AtomicRMWPattern : public TilePattern<AtomicRMWOp> {
               : Value();
       olds.push_back(one(rewriter, off, v, m));
     }
+    if (tile)
+      gpu::BarrierOp::create(rewriter, loc);
     rewriter.replaceOpWithNewOp<vector::FromElementsOp>(
         op, getTypeConverter()->convertType(op.getType()), olds);
     return success();

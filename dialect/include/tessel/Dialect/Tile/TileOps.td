@@ -322,16 +322,26 @@ def Tile_StoreOp : Tile_Op<"store", [MemoryEffects<[MemWrite]>]> {
 
 def Tile_AtomicRMWOp : Tile_Op<"atomic_rmw", [MemoryEffects<[MemRead, MemWrite]>,
                                               AllTypesMatch<["value", "result"]>]> {
-  let summary = "Atomic read-modify-write on global memory";
+  let summary = "Atomic read-modify-write on global or shared memory";
   let description = [{
     For each element, atomically replaces `ptr[offsets[i]]` by
     `kind(old, value[i])` where `mask` is true and returns `old`.
 
+    `ptr` is a global pointer or a shared-memory tile (`!tile.memdesc`,
+    1-D, without stages; `offsets` are its element positions). On a
+    shared-memory tile the atomics are the workgroup's (`ds_add_u32` and
+    friends on AMD, `atom.shared` on NVIDIA) whatever `scope` says, and
+    like `tile.local_store` the op puts a workgroup barrier before them
+    (earlier reads of the tile finish first) and one after them (later
+    reads by any wave see the results).
+
     ```mlir
     %old = tile.atomic_rmw add, %p[%o], %v : !tile.ptr<i32>, tensor<256xi64>, tensor<256xi32>
+    %cnt = tile.atomic_rmw add, %bins[%b], %one : !tile.memdesc<2048xi32, #shared1d>, tensor<256xi32>, tensor<256xi32>
     ```
   }];
-  let arguments = (ins Tile_AtomicKindAttr:$kind, Tile_PtrType:$ptr,
+  let arguments = (ins Tile_AtomicKindAttr:$kind,
+                       AnyTypeOf<[Tile_PtrType, Tile_MemDescType]>:$ptr,
                        Tile_Offsets:$offsets, Tile_Value:$value,
                        Optional<Tile_Mask>:$mask,
                        DefaultValuedAttr<Tile_MemScopeAttr,

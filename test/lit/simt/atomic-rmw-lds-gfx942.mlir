@@ -3,12 +3,14 @@
 // the tile's LDS words (a workgroup memref view at the tile's offset), not
 // on global memory, with a workgroup barrier before and after them.
 
+// CHECK: vector.store %{{.*}} : memref<64xi32, #gpu.address_space<workgroup>>, vector<1xi32>
+// CHECK: gpu.barrier
 // CHECK: %[[BINS:.*]] = memref.view %{{.*}} to memref<64xi32, #gpu.address_space<workgroup>>
-// CHECK: gpu.barrier
+// CHECK-NEXT: gpu.barrier
+// CHECK-NOT: memref<?xi32, #gpu.address_space<global>>
 // CHECK: memref.atomic_rmw addi %{{.*}}, %[[BINS]][%{{.*}}] : (i32, memref<64xi32, #gpu.address_space<workgroup>>) -> i32
-// CHECK-NOT: memref.atomic_rmw addi %{{.*}}, %{{.*}} : (i32, memref<?xi32>)
-// CHECK: gpu.barrier
-// CHECK: memref.load %{{.*}} : memref<64xi32, #gpu.address_space<workgroup>>
+// CHECK-NEXT: gpu.barrier
+// CHECK: vector.load %{{.*}} : memref<64xi32, #gpu.address_space<workgroup>>, vector<1xi32>
 #s1 = #tile.shared<{vec = 1, perPhase = 1, maxPhase = 1, order = [0]}>
 tile.kernel @lds_hist(%x: !tile.ptr<i32>, %y: !tile.ptr<i32>) attributes {knobs = [#tile.knob<"num_waves" : i32 = 4>]} {
   %r = tile.range 0 to 256 : tensor<256xi32>

@@ -52,12 +52,12 @@ std::string binsKernel(const std::string &kind, int init) {
          "  tile.return\n}\n";
 }
 
-struct Run {
+struct BinsRun {
   std::vector<int32_t> keys, olds, bins;
 };
 
 bool run(const std::string &target, const std::string &kind, int init,
-         Run &out) {
+         BinsRun &out) {
   std::unique_ptr<Module> emu =
       emulatorModuleFor(binsKernel(kind, init), "kernel.mlir", target, {});
   if (!emu)
@@ -83,7 +83,7 @@ bool run(const std::string &target, const std::string &kind, int init,
 TEST(LdsAtomicRmw, AddCountsAndOldValues) {
   for (const char *t : {"gfx942", "gfx950", "sm_90"}) {
     SCOPED_TRACE(t);
-    Run r;
+    BinsRun r;
     ASSERT_TRUE(run(t, "add", 0, r));
     std::vector<std::vector<int32_t>> seen(64);
     for (int i = 0; i < 256; ++i)
@@ -100,7 +100,7 @@ TEST(LdsAtomicRmw, AddCountsAndOldValues) {
 TEST(LdsAtomicRmw, MaxKeepsLargest) {
   for (const char *t : {"gfx942", "sm_90"}) {
     SCOPED_TRACE(t);
-    Run r;
+    BinsRun r;
     ASSERT_TRUE(run(t, "max", -1, r));
     std::vector<int32_t> want(64, -1);
     for (int i = 0; i < 256; ++i)

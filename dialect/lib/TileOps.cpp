@@ -418,8 +418,8 @@ LogicalResult AtomicRMWOp::verify() {
   FailureOr<Type> elem = atomicTarget(*this, getPtr().getType());
   if (failed(elem))
     return failure();
-  if (failed(verifyPointee(*this, "value", getValue().getType(), offsets,
-                           *elem)))
+  if (failed(
+          verifyPointee(*this, "value", getValue().getType(), offsets, *elem)))
     return failure();
   if (failed(verifyMask(*this, getMask(), offsets)) ||
       failed(verifyAtomicElem(*this, *elem)))

@@ -941,8 +941,8 @@ struct AtomicRMWPattern : public TilePattern<AtomicRMWOp> {
     Value mem = adaptor.getPtr();
     auto tile = dyn_cast<MemDescType>(op.getPtr().getType());
     if (tile) {
-      mem = state.ldsView(rewriter, op, mem, ldsType(elem),
-                          tile.getTileElems());
+      mem =
+          state.ldsView(rewriter, op, mem, ldsType(elem), tile.getTileElems());
       gpu::BarrierOp::create(rewriter, loc);
     }
     auto one = [&](OpBuilder &b, Value off, Value v, Value mask) -> Value {
@@ -1613,16 +1613,15 @@ struct PrefixCountPattern : public TilePattern<PrefixCountOp> {
     for (int64_t r = 0; r < reps; ++r) {
       Value before = zero;
       for (int64_t w = 0; w < run; ++w) {
-        Value bit = vector::ExtractOp::create(rewriter, loc,
-                                              adaptor.getMask(), slot(r, w));
+        Value bit = vector::ExtractOp::create(rewriter, loc, adaptor.getMask(),
+                                              slot(r, w));
         Value ballot = target.emitWaveBallot(rewriter, loc, bit);
         below[r] =
             target.emitCountBelow(rewriter, loc, ballot, ks.lane, below[r]);
-        waveTotal[r] = add(
-            waveTotal[r],
-            arith::TruncIOp::create(rewriter, loc, i32,
-                                    math::CtPopOp::create(rewriter, loc,
-                                                          ballot)));
+        waveTotal[r] = add(waveTotal[r],
+                           arith::TruncIOp::create(
+                               rewriter, loc, i32,
+                               math::CtPopOp::create(rewriter, loc, ballot)));
         inRun[r].push_back(before);
         before = add(before, arith::ExtUIOp::create(rewriter, loc, i32, bit));
       }
@@ -1662,11 +1661,11 @@ struct PrefixCountPattern : public TilePattern<PrefixCountOp> {
               rewriter, loc, lds,
               ValueRange{toIndex(rewriter, loc,
                                  i32Const(rewriter, loc, w * reps + r))});
-          Value earlier = arith::CmpIOp::create(
-              rewriter, loc, arith::CmpIPredicate::ult,
-              i32Const(rewriter, loc, w), waveK);
-          mine = arith::SelectOp::create(rewriter, loc, earlier,
-                                         add(mine, t), mine);
+          Value earlier =
+              arith::CmpIOp::create(rewriter, loc, arith::CmpIPredicate::ult,
+                                    i32Const(rewriter, loc, w), waveK);
+          mine = arith::SelectOp::create(rewriter, loc, earlier, add(mine, t),
+                                         mine);
           total = add(total, t);
         }
         carry.push_back(mine);
@@ -1682,7 +1681,8 @@ struct PrefixCountPattern : public TilePattern<PrefixCountOp> {
     }
     Value positions = vector::FromElementsOp::create(
         rewriter, loc,
-        cast<VectorType>(getTypeConverter()->convertType(op.getPositions().getType())),
+        cast<VectorType>(
+            getTypeConverter()->convertType(op.getPositions().getType())),
         out);
     rewriter.replaceOp(op, ValueRange{positions, total});
     return success();
@@ -2009,9 +2009,8 @@ struct ConvertTileToSimtPass
                  RelayoutPattern<ConvertLayoutOp>, RelayoutPattern<ReshapeOp>,
                  RelayoutPattern<TransposeOp>, PtrCastPattern, LoadPattern,
                  StorePattern, AtomicRMWPattern, ReducePattern, ScanPattern,
-                 PrefixCountPattern,
-                 GatherPattern, HistogramPattern, AtomicCASPattern>(tc, ctx,
-                                                                    state);
+                 PrefixCountPattern, GatherPattern, HistogramPattern,
+                 AtomicCASPattern>(tc, ctx, state);
     populateDotToSimtPatterns(tc, patterns, *info);
     populateSharedMemoryToSimtPatterns(tc, patterns, state);
     DotStagingContext staging;

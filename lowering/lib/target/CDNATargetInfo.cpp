@@ -270,9 +270,10 @@ public:
     Value hi = arith::TruncIOp::create(
         b, loc, i32,
         arith::ShRUIOp::create(
-            b, loc, mask, arith::ConstantIntOp::create(b, loc, mask.getType(), 32)));
-    Value below = ROCDL::MbcntLoOp::create(b, loc, i32, lo, base, nullptr,
-                                           nullptr);
+            b, loc, mask,
+            arith::ConstantIntOp::create(b, loc, mask.getType(), 32)));
+    Value below =
+        ROCDL::MbcntLoOp::create(b, loc, i32, lo, base, nullptr, nullptr);
     return ROCDL::MbcntHiOp::create(b, loc, i32, hi, below, nullptr, nullptr);
   }
 

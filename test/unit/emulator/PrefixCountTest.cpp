@@ -27,10 +27,10 @@ std::string countKernel(int64_t size, int64_t waves) {
          "{knobs = [#tile.knob<\"num_waves\" : i32 = " +
          std::to_string(waves) +
          ">]} {\n"
-         "  %o = tile.range 0 to " + n + " : " + t + "\n" +
-         "  %v = tile.load %x[%o] : !tile.ptr<i32>, " + t + " -> " + t + "\n" +
-         "  %z = arith.constant dense<0> : " + t + "\n" +
-         "  %m = arith.cmpi ne, %v, %z : " + t + "\n" +
+         "  %o = tile.range 0 to " +
+         n + " : " + t + "\n" + "  %v = tile.load %x[%o] : !tile.ptr<i32>, " +
+         t + " -> " + t + "\n" + "  %z = arith.constant dense<0> : " + t +
+         "\n" + "  %m = arith.cmpi ne, %v, %z : " + t + "\n" +
          "  %p, %total = tile.prefix_count %m : " + m + " -> " + t + "\n" +
          "  tile.store %p, %y[%o] : " + t + ", !tile.ptr<i32>, " + t + "\n" +
          "  %end = arith.constant " + n + " : i32\n" +

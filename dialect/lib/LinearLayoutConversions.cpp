@@ -454,7 +454,9 @@ FailureOr<LinearLayout> sharedToLinear(ArrayRef<int64_t> shape,
       offset.bases.push_back(b);
     }
   }
-  for (unsigned d : llvm::drop_begin(order, 2))
+  // 1-D tiles have no dimensions past the row (drop_begin must not pass
+  // the end).
+  for (unsigned d : llvm::drop_begin(order, std::min<size_t>(2, order.size())))
     for (int64_t c = 1; c < shape[d]; c *= 2)
       offset.bases.push_back(bit(d, c));
   return LinearLayout::get({offset}, outs, error);

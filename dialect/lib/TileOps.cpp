@@ -59,11 +59,11 @@ static LogicalResult verifyMask(Operation *op, Value mask, Type offsetsType) {
 
 /// Checks that `value` is a tile of `elem` elements shaped like the offsets.
 static LogicalResult verifyPointee(Operation *op, StringRef what, Type value,
-                                   Type offsetsType, PtrType ptr) {
-  if (getElementTypeOrSelf(value) != ptr.getPointeeType())
+                                   Type offsetsType, Type pointee) {
+  if (getElementTypeOrSelf(value) != pointee)
     return op->emitOpError()
            << what << " element type " << getElementTypeOrSelf(value)
-           << " does not match pointee type " << ptr.getPointeeType();
+           << " does not match pointee type " << pointee;
   if (shapeOf(value) != shapeOf(offsetsType) ||
       isa<RankedTensorType>(value) != isa<RankedTensorType>(offsetsType))
     return op->emitOpError()
@@ -369,7 +369,7 @@ static LogicalResult verifyPreshuffled(LoadOp op) {
 LogicalResult LoadOp::verify() {
   Type offsets = getOffsets().getType();
   if (failed(verifyPointee(*this, "result", getType(), offsets,
-                           getPtr().getType())))
+                           getPtr().getType().getPointeeType())))
     return failure();
   if (failed(verifyMask(*this, getMask(), offsets)))
     return failure();
@@ -388,7 +388,7 @@ LogicalResult LoadOp::verify() {
 LogicalResult StoreOp::verify() {
   Type offsets = getOffsets().getType();
   if (failed(verifyPointee(*this, "value", getValue().getType(), offsets,
-                           getPtr().getType())))
+                           getPtr().getType().getPointeeType())))
     return failure();
   return verifyMask(*this, getMask(), offsets);
 }
@@ -400,14 +400,31 @@ static LogicalResult verifyAtomicElem(Operation *op, Type elem) {
   return success();
 }
 
+/// The element type a global pointer or a shared-memory tile holds; a
+/// tile must be 1-D without stages, so that offsets are its positions.
+static FailureOr<Type> atomicTarget(Operation *op, Type ptr) {
+  if (auto p = dyn_cast<PtrType>(ptr))
+    return p.getPointeeType();
+  auto mem = cast<MemDescType>(ptr);
+  if (mem.hasStages() || mem.getShape().size() != 1)
+    return op->emitOpError("atomics on a shared-memory tile need a 1-D tile "
+                           "without stages, got ")
+           << mem;
+  return mem.getElementType();
+}
+
 LogicalResult AtomicRMWOp::verify() {
   Type offsets = getOffsets().getType();
-  if (failed(verifyPointee(*this, "value", getValue().getType(), offsets,
-                           getPtr().getType())) ||
-      failed(verifyMask(*this, getMask(), offsets)) ||
-      failed(verifyAtomicElem(*this, getPtr().getType().getPointeeType())))
+  FailureOr<Type> elem = atomicTarget(*this, getPtr().getType());
+  if (failed(elem))
     return failure();
-  bool isFloat = isa<FloatType>(getPtr().getType().getPointeeType());
+  if (failed(
+          verifyPointee(*this, "value", getValue().getType(), offsets, *elem)))
+    return failure();
+  if (failed(verifyMask(*this, getMask(), offsets)) ||
+      failed(verifyAtomicElem(*this, *elem)))
+    return failure();
+  bool isFloat = isa<FloatType>(*elem);
   AtomicKind k = getKind();
   if (isFloat && k != AtomicKind::add && k != AtomicKind::max &&
       k != AtomicKind::min && k != AtomicKind::xchg)
@@ -419,7 +436,7 @@ LogicalResult AtomicRMWOp::verify() {
 LogicalResult AtomicCASOp::verify() {
   Type offsets = getOffsets().getType();
   if (failed(verifyPointee(*this, "value", getValue().getType(), offsets,
-                           getPtr().getType())) ||
+                           getPtr().getType().getPointeeType())) ||
       failed(verifyAtomicElem(*this, getPtr().getType().getPointeeType())))
     return failure();
   return success();
@@ -554,6 +571,17 @@ LogicalResult ReduceOp::verify() {
 LogicalResult ScanOp::verify() {
   return verifyAxis(*this, static_cast<int32_t>(getAxis()),
                     getSrc().getType().getRank());
+}
+
+LogicalResult PrefixCountOp::verify() {
+  RankedTensorType mask = getMask().getType();
+  if (mask.getRank() != 1)
+    return emitOpError("mask must be 1-D, got ") << shapeStr(mask);
+  if (getPositions().getType().getShape() != mask.getShape())
+    return emitOpError("positions (")
+           << shapeStr(getPositions().getType())
+           << ") must have the mask's shape (" << shapeStr(mask) << ")";
+  return success();
 }
 
 LogicalResult GatherOp::verify() {

@@ -1100,10 +1100,19 @@ struct AtomicRMWPattern : public TilePattern<AtomicRMWOp> {
     auto kind = atomicKind(op.getKind(), elem);
     if (!kind)
       return failure();
+    // A shared-memory tile: its LDS words (ds_* / atom.shared atomics),
+    // between barriers as for tile.local_store.
+    Value mem = adaptor.getPtr();
+    auto tile = dyn_cast<MemDescType>(op.getPtr().getType());
+    if (tile) {
+      mem =
+          state.ldsView(rewriter, op, mem, ldsType(elem), tile.getTileElems());
+      gpu::BarrierOp::create(rewriter, loc);
+    }
     auto one = [&](OpBuilder &b, Value off, Value v, Value mask) -> Value {
       Value idx = toIndex(b, loc, off);
       auto doIt = [&](OpBuilder &bb) -> Value {
-        return memref::AtomicRMWOp::create(bb, loc, *kind, v, adaptor.getPtr(),
+        return memref::AtomicRMWOp::create(bb, loc, *kind, v, mem,
                                            ValueRange{idx});
       };
       if (!mask)
@@ -1120,8 +1129,11 @@ struct AtomicRMWPattern : public TilePattern<AtomicRMWOp> {
           .getResult(0);
     };
     if (!isa<RankedTensorType>(op.getType())) {
-      rewriter.replaceOp(op, one(rewriter, adaptor.getOffsets(),
-                                 adaptor.getValue(), adaptor.getMask()));
+      Value old = one(rewriter, adaptor.getOffsets(), adaptor.getValue(),
+                      adaptor.getMask());
+      if (tile)
+        gpu::BarrierOp::create(rewriter, loc);
+      rewriter.replaceOp(op, old);
       return success();
     }
     auto l = layoutOf(op, op.getType());
@@ -1139,6 +1151,8 @@ struct AtomicRMWPattern : public TilePattern<AtomicRMWOp> {
               : Value();
       olds.push_back(one(rewriter, off, v, m));
     }
+    if (tile)
+      gpu::BarrierOp::create(rewriter, loc);
     rewriter.replaceOpWithNewOp<vector::FromElementsOp>(
         op, getTypeConverter()->convertType(op.getType()), olds);
     return success();
@@ -1691,6 +1705,154 @@ struct ScanPattern : public TilePattern<ScanOp> {
   }
 };
 
+/// tile.prefix_count without a scan: per register of a lane's run, a
+/// ballot of the wave; a lane's position is the ballots' bits below it
+/// (TargetInfo's count, v_mbcnt on AMD), the true elements before it in its
+/// run, and the carry of the earlier register repeats and waves, whose
+/// totals go through LDS once. Elements along the axis are ordered register
+/// repeat, then wave, then lane, then position in the lane's run.
+struct PrefixCountPattern : public TilePattern<PrefixCountOp> {
+  using TilePattern::TilePattern;
+
+  /// Register repeats along the axis, or 0 without a blocked layout.
+  static int64_t repeats(const DistributedLayout &l, unsigned k) {
+    if (!l.getBlocked())
+      return 0;
+    return l.getElemsAlong(k) / runLength(l, k);
+  }
+  static int64_t runLength(const DistributedLayout &l, unsigned k) {
+    return std::min<int64_t>(l.getBlocked().getSizePerThread()[k],
+                             l.getShape()[k]);
+  }
+
+  static FailureOr<LdsNeed> ldsNeed(PrefixCountOp op, const TargetInfo &) {
+    std::string err;
+    auto l = DistributedLayout::get(op.getMask().getType(), &err);
+    if (failed(l))
+      return op.emitError("cannot distribute ")
+             << op.getMask().getType() << ": " << err;
+    unsigned k = layoutDim(*l, 0);
+    LdsNeed n;
+    if (unsigned wb = l->distinctWaveBits(k))
+      n.bytes = (int64_t(1) << wb) * repeats(*l, k) * 4;
+    return n;
+  }
+
+  LogicalResult
+  matchAndRewrite(PrefixCountOp op, OpAdaptor adaptor,
+                  ConversionPatternRewriter &rewriter) const override {
+    Location loc = op.getLoc();
+    RankedTensorType maskType = op.getMask().getType();
+    auto l = layoutOf(op, maskType);
+    if (failed(l))
+      return failure();
+    const TargetInfo &target = *state.target;
+    unsigned k = layoutDim(*l, 0);
+    // The ballot's bit order is the lane order: every lane of the wave must
+    // hold its own elements, lane bits from bit 0 up.
+    if (!l->getBlocked() || l->laneBitBase(k) != 0 ||
+        l->distinctLaneBits(k) != llvm::Log2_32(target.waveSize()) ||
+        numLines(*l, k) != 1)
+      return op.emitError("tile.prefix_count needs a blocked layout in which "
+                          "each of the ")
+             << target.waveSize()
+             << " lanes of a wave holds its own elements; got " << maskType;
+    KernelState &ks = state.of(op);
+    Type i32 = rewriter.getI32Type();
+    auto add = [&](Value x, Value y) -> Value {
+      return arith::AddIOp::create(rewriter, loc, x, y);
+    };
+    int64_t run = runLength(*l, k), reps = repeats(*l, k);
+    SmallVector<int64_t> idx = l->slotIndices(0);
+    auto slot = [&](int64_t r, int64_t w) {
+      idx[k] = r * run + w;
+      return l->slotOf(idx);
+    };
+
+    // In the wave: [rep] lanes-below counts and wave totals, [rep][pos]
+    // true elements before the position in the lane's run.
+    Value zero = i32Const(rewriter, loc, 0);
+    SmallVector<Value> below(reps, zero), waveTotal(reps, zero);
+    SmallVector<SmallVector<Value>> inRun(reps);
+    for (int64_t r = 0; r < reps; ++r) {
+      Value before = zero;
+      for (int64_t w = 0; w < run; ++w) {
+        Value bit = vector::ExtractOp::create(rewriter, loc, adaptor.getMask(),
+                                              slot(r, w));
+        Value ballot = target.emitWaveBallot(rewriter, loc, bit);
+        below[r] =
+            target.emitCountBelow(rewriter, loc, ballot, ks.lane, below[r]);
+        waveTotal[r] = add(waveTotal[r],
+                           arith::TruncIOp::create(
+                               rewriter, loc, i32,
+                               math::CtPopOp::create(rewriter, loc, ballot)));
+        inRun[r].push_back(before);
+        before = add(before, arith::ExtUIOp::create(rewriter, loc, i32, bit));
+      }
+    }
+
+    // Carry into each repeat: the totals of the earlier repeats (all waves)
+    // and of this repeat's earlier waves.
+    SmallVector<Value> carry;
+    Value total = zero;
+    unsigned waveBits = l->distinctWaveBits(k);
+    if (!waveBits) {
+      for (int64_t r = 0; r < reps; ++r) {
+        carry.push_back(total);
+        total = add(total, waveTotal[r]);
+      }
+    } else {
+      auto view = state.lds(rewriter, op, i32, (int64_t(1) << waveBits) * reps);
+      if (failed(view))
+        return failure();
+      Value lds = *view;
+      Value waveK =
+          emitLaneBitField(rewriter, loc, ks.wave, l->waveBitBase(k), waveBits);
+      Value mineAt = arith::MulIOp::create(rewriter, loc, waveK,
+                                           i32Const(rewriter, loc, reps));
+      // Earlier readers of the buffer (in a loop) must be done.
+      gpu::BarrierOp::create(rewriter, loc);
+      for (int64_t r = 0; r < reps; ++r) {
+        Value at = add(mineAt, i32Const(rewriter, loc, r));
+        memref::StoreOp::create(rewriter, loc, waveTotal[r], lds,
+                                ValueRange{toIndex(rewriter, loc, at)});
+      }
+      gpu::BarrierOp::create(rewriter, loc);
+      for (int64_t r = 0; r < reps; ++r) {
+        Value mine = total;
+        for (int64_t w = 0; w < (int64_t(1) << waveBits); ++w) {
+          Value t = memref::LoadOp::create(
+              rewriter, loc, lds,
+              ValueRange{toIndex(rewriter, loc,
+                                 i32Const(rewriter, loc, w * reps + r))});
+          Value earlier =
+              arith::CmpIOp::create(rewriter, loc, arith::CmpIPredicate::ult,
+                                    i32Const(rewriter, loc, w), waveK);
+          mine = arith::SelectOp::create(rewriter, loc, earlier, add(mine, t),
+                                         mine);
+          total = add(total, t);
+        }
+        carry.push_back(mine);
+      }
+      gpu::BarrierOp::create(rewriter, loc);
+    }
+
+    SmallVector<Value> out(l->getNumElems());
+    for (int64_t r = 0; r < reps; ++r) {
+      Value base = add(carry[r], below[r]);
+      for (int64_t w = 0; w < run; ++w)
+        out[slot(r, w)] = add(base, inRun[r][w]);
+    }
+    Value positions = vector::FromElementsOp::create(
+        rewriter, loc,
+        cast<VectorType>(
+            getTypeConverter()->convertType(op.getPositions().getType())),
+        out);
+    rewriter.replaceOp(op, ValueRange{positions, total});
+    return success();
+  }
+};
+
 /// A scalar between its register type and its LDS type (ldsType): i1 and
 /// i8 by extension and truncation, other types of one width by bitcast.
 Value castLdsScalar(OpBuilder &b, Location loc, Value v, Type to) {
@@ -1939,6 +2101,9 @@ FailureOr<LdsNeed> ldsNeed(Operation *op, const TargetInfo &target) {
       })
       .Case([&](ReduceOp o) { return ReducePattern::ldsNeed(o, target); })
       .Case([&](ScanOp o) { return ScanPattern::ldsNeed(o, target); })
+      .Case([&](PrefixCountOp o) {
+        return PrefixCountPattern::ldsNeed(o, target);
+      })
       .Case([&](GatherOp o) { return GatherPattern::ldsNeed(o, target); })
       .Case([&](HistogramOp o) { return HistogramPattern::ldsNeed(o, target); })
       .Case([&](DotOp o) { return dotStagingNeed(o, target); })
@@ -2008,8 +2173,8 @@ struct ConvertTileToSimtPass
                  RelayoutPattern<ConvertLayoutOp>, RelayoutPattern<ReshapeOp>,
                  RelayoutPattern<TransposeOp>, PtrCastPattern, LoadPattern,
                  StorePattern, AtomicRMWPattern, ReducePattern, ScanPattern,
-                 GatherPattern, HistogramPattern, AtomicCASPattern>(tc, ctx,
-                                                                    state);
+                 PrefixCountPattern, GatherPattern, HistogramPattern,
+                 AtomicCASPattern>(tc, ctx, state);
     populateDotToSimtPatterns(tc, patterns, *info);
     populateSharedMemoryToSimtPatterns(tc, patterns, state);
     DotStagingContext staging;

@@ -76,7 +76,7 @@ const llvm::StringSet<> &amdOps() {
 
 const llvm::StringSet<> &nvidiaOps() {
   static const llvm::StringSet<> s = {
-      "gpu.shuffle", "nvvm.shfl.sync", "nvvm.vote.ballot.sync", "nvvm.barrier0",
+      "gpu.shuffle", "nvvm.shfl.sync", "nvvm.vote.sync", "nvvm.barrier0",
       "nvvm.inline_ptx", "llvm.inline_asm",
       // tile.dot: mma.sync and the struct it returns
       "nvvm.mma.sync", "llvm.extractvalue",

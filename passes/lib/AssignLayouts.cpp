@@ -716,6 +716,16 @@ public:
       assignResult(op);
       return;
     }
+    if (auto count = dyn_cast<PrefixCountOp>(op)) {
+      // Each lane counts its own elements: the positions live where the
+      // mask does.
+      if (Attribute enc = encodingOf(count.getMask())) {
+        setEncoding(count.getPositions(), enc);
+        return;
+      }
+      assignResult(op);
+      return;
+    }
     if (auto gather = dyn_cast<GatherOp>(op)) {
       // Each lane reads the elements its indices name, so the result lives
       // where the indices do; the source reaches LDS from any layout.

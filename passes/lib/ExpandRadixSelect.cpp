@@ -83,20 +83,18 @@ private:
   Value sum(Value t) {
     return ReduceOp::create(b, loc, i32, CombineKind::add, t, 0);
   }
-  Value exclusiveScan(Value t) {
-    auto kind = CombineKindAttr::get(b.getContext(), CombineKind::add);
-    return ScanOp::create(b, loc, t.getType(), kind, t, b.getI32IntegerAttr(0),
-                          b.getUnitAttr(), nullptr);
+  /// Exclusive positions of `mask`'s true elements among them, and their
+  /// count (ballot prefix counts, not a scan).
+  std::pair<Value, Value> compact(Value mask) {
+    auto pc = PrefixCountOp::create(
+        b, loc, vec(cast<RankedTensorType>(mask.getType()).getDimSize(0), i32),
+        i32, mask);
+    return {pc.getPositions(), pc.getTotal()};
   }
   Value suffixScan(Value t) {
     auto kind = CombineKindAttr::get(b.getContext(), CombineKind::add);
     return ScanOp::create(b, loc, t.getType(), kind, t, b.getI32IntegerAttr(0),
                           nullptr, b.getUnitAttr());
-  }
-  Value toI32(Value mask) {
-    return arith::ExtUIOp::create(
-        b, loc, vec(cast<RankedTensorType>(mask.getType()).getDimSize(0), i32),
-        mask);
   }
   /// `base` (i64) + the i32 offsets `t`, as i64 offsets.
   Value offsets(Value base, Value t) {
@@ -236,19 +234,17 @@ private:
         b, loc, dv.candidate, cmp(arith::CmpIPredicate::sgt, dv.digit, binV));
     Value eq = arith::AndIOp::create(
         b, loc, dv.candidate, cmp(arith::CmpIPredicate::eq, dv.digit, binV));
-    Value eqI = toI32(eq);
-    Value rank =
-        arith::AddIOp::create(b, loc, exclusiveScan(eqI), splat(seen, chunk));
+    auto [eqPos, eqCount] = compact(eq);
+    Value rank = arith::AddIOp::create(b, loc, eqPos, splat(seen, chunk));
     Value early = cmp(arith::CmpIPredicate::slt, rank, splat(take, chunk));
     Value tie = arith::AndIOp::create(
         b, loc, arith::AndIOp::create(b, loc, eq, early), splat(ties, chunk));
     Value sel = arith::OrIOp::create(b, loc, gt, tie);
-    Value selI = toI32(sel);
-    Value at = arith::AddIOp::create(b, loc, exclusiveScan(selI),
-                                     splat(written, chunk));
+    auto [selPos, selCount] = compact(sel);
+    Value at = arith::AddIOp::create(b, loc, selPos, splat(written, chunk));
     store(ch.idx, at, sel);
-    Value written1 = arith::AddIOp::create(b, loc, written, sum(selI));
-    Value seen1 = arith::AddIOp::create(b, loc, seen, sum(eqI));
+    Value written1 = arith::AddIOp::create(b, loc, written, selCount);
+    Value seen1 = arith::AddIOp::create(b, loc, seen, eqCount);
     scf::YieldOp::create(b, loc, ValueRange{written1, seen1});
     return loop.getResult(0);
   }

@@ -258,6 +258,25 @@ public:
     return ROCDL::ReadfirstlaneOp::create(b, loc, v.getType(), v);
   }
 
+  Value emitWaveBallot(OpBuilder &b, Location loc, Value pred) const override {
+    return ROCDL::BallotOp::create(b, loc, b.getI64Type(), pred);
+  }
+
+  // v_mbcnt_lo/hi count the mask's bits below the lane in each half.
+  Value emitCountBelow(OpBuilder &b, Location loc, Value mask, Value,
+                       Value base) const override {
+    Type i32 = b.getI32Type();
+    Value lo = arith::TruncIOp::create(b, loc, i32, mask);
+    Value hi = arith::TruncIOp::create(
+        b, loc, i32,
+        arith::ShRUIOp::create(
+            b, loc, mask,
+            arith::ConstantIntOp::create(b, loc, mask.getType(), 32)));
+    Value below =
+        ROCDL::MbcntLoOp::create(b, loc, i32, lo, base, nullptr, nullptr);
+    return ROCDL::MbcntHiOp::create(b, loc, i32, hi, below, nullptr, nullptr);
+  }
+
 private:
   /// The value of lane (id ^ (1 << bit)), or with `lowerBitsReduced` any
   /// lane of the other half of the 2^(bit+1) group.

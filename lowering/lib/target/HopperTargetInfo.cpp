@@ -14,6 +14,8 @@
 
 #include "mlir/Dialect/Arith/IR/Arith.h"
 #include "mlir/Dialect/GPU/IR/GPUDialect.h"
+#include "mlir/Dialect/LLVMIR/NVVMDialect.h"
+#include "mlir/Dialect/Math/IR/Math.h"
 
 using namespace mlir;
 using namespace tessel;
@@ -199,6 +201,29 @@ public:
     return gpu::ShuffleOp::create(b, loc, v, srcLane, width,
                                   gpu::ShuffleMode::IDX)
         .getShuffleResult();
+  }
+
+  Value emitWaveBallot(OpBuilder &b, Location loc, Value pred) const override {
+    Value all = arith::ConstantIntOp::create(b, loc, b.getI32Type(), -1);
+    Value bits = NVVM::VoteSyncOp::create(b, loc, b.getI32Type(), all, pred,
+                                          NVVM::VoteSyncKind::ballot);
+    return arith::ExtUIOp::create(b, loc, b.getI64Type(), bits);
+  }
+
+  // popc of the ballot under the mask of the lanes below.
+  Value emitCountBelow(OpBuilder &b, Location loc, Value mask, Value lane,
+                       Value base) const override {
+    Type i64 = b.getI64Type();
+    Value one = arith::ConstantIntOp::create(b, loc, i64, 1);
+    Value below = arith::SubIOp::create(
+        b, loc,
+        arith::ShLIOp::create(b, loc, one,
+                              arith::ExtUIOp::create(b, loc, i64, lane)),
+        one);
+    Value bits = math::CtPopOp::create(
+        b, loc, arith::AndIOp::create(b, loc, mask, below));
+    return arith::AddIOp::create(
+        b, loc, arith::TruncIOp::create(b, loc, b.getI32Type(), bits), base);
   }
 
 private:

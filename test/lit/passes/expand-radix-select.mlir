@@ -3,7 +3,8 @@
 // written as 0..n-1 then -1, and otherwise, per digit, a histogram of the
 // candidates' digits over 2048 bins, a suffix (reverse) scan of it, the
 // threshold bin by a max reduction, and the selected positions stored at
-// offsets from an exclusive scan of the selection.
+// offsets from ballot prefix counts of the selection (tile.prefix_count),
+// not from scans.
 
 // CHECK-LABEL: tile.kernel @k(
 // CHECK-NOT: tile.topk
@@ -21,8 +22,10 @@
 // CHECK: tile.scan add %{{.+}}, 0 {reverse} : tensor<2048xi32>
 // CHECK: tile.reduce max %{{.+}}, 0 : tensor<2048xi32> -> i32
 // CHECK: scf.for {{.+}} -> (i32, i32) : i32 {
-// CHECK: tile.scan add %{{.+}}, 0 {exclusive} : tensor<1024xi32>
-// CHECK: tile.scan add %{{.+}}, 0 {exclusive} : tensor<1024xi32>
+// CHECK-NOT: {exclusive}
+// CHECK: tile.prefix_count %{{.+}} : tensor<1024xi1> -> tensor<1024xi32>
+// CHECK: tile.prefix_count %{{.+}} : tensor<1024xi1> -> tensor<1024xi32>
+// CHECK-NOT: {exclusive}
 // CHECK: tile.store %{{.+}}, %{{.+}}[%{{.+}}] mask(%{{.+}} : tensor<1024xi1>) : tensor<1024xi32>, !tile.ptr<i32>, tensor<1024xi64>
 tile.kernel @k(%x: !tile.ptr<f32>, %y: !tile.ptr<i32>, %n: i32, %o: i64) {
   tile.topk %x[%o], %n -> %y[%o] {k = 512 : i32, chunk = 1024 : i32, stable}

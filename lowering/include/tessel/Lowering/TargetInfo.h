@@ -332,6 +332,17 @@ public:
                                               mlir::Value v) const {
     return {};
   }
+
+  /// The mask (bit l for lane l, as i64) of the lanes of the wave whose i1
+  /// `pred` holds, in every lane. Every lane of the wave must be active.
+  virtual mlir::Value emitWaveBallot(mlir::OpBuilder &b, mlir::Location loc,
+                                     mlir::Value pred) const = 0;
+
+  /// The i32 count of the bits of the i64 lane mask `mask` that belong to
+  /// lanes below this one (`lane`, its i32 id), plus the i32 `base`.
+  virtual mlir::Value emitCountBelow(mlir::OpBuilder &b, mlir::Location loc,
+                                     mlir::Value mask, mlir::Value lane,
+                                     mlir::Value base) const = 0;
 };
 
 /// The instruction of `instrs` whose [M, N, K] is `shape` and whose operands

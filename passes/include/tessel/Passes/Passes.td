@@ -66,8 +66,9 @@ def TileExpandRadixSelect : Pass<"tile-expand-radix-select", "::mlir::ModuleOp">
       the threshold bin is the largest bin whose suffix count reaches the
       number still needed (`tile.reduce max`). A second pass writes the
       positions of the candidates above that bin straight to `dst`, at
-      offsets from an exclusive `tile.scan` of the selection flags plus
-      the count written so far.
+      offsets from `tile.prefix_count` of the selection flags (ballot
+      prefix counts in each wave plus a per-wave offset) plus the count
+      written so far.
     - Early exit: when the threshold bin holds exactly the elements still
       needed, they are written in the same pass and the remaining digits
       are skipped. At the last digit the bin's elements have equal keys;
@@ -104,7 +105,7 @@ def TileExpandRadixSelect : Pass<"tile-expand-radix-select", "::mlir::ModuleOp">
           %bin = tile.reduce max %first_reaching, 0 : tensor<2048xi32> -> i32
           ...
           %w = scf.for %c = ... iter_args(%p = %written, %seen = %c0) -> (i32, i32) {
-            ... %at = tile.scan add %sel_i32, 0 {exclusive} : tensor<4096xi32> ...
+            %at, %cnt = tile.prefix_count %sel : tensor<4096xi1> -> tensor<4096xi32>
             tile.store %idx, %out[%at64] mask(%sel : tensor<4096xi1>) ...
           }
           scf.yield %w#0, %take, %prefix1, %pmask1, %exact_or_last ...

@@ -322,16 +322,26 @@ def Tile_StoreOp : Tile_Op<"store", [MemoryEffects<[MemWrite]>]> {
 
 def Tile_AtomicRMWOp : Tile_Op<"atomic_rmw", [MemoryEffects<[MemRead, MemWrite]>,
                                               AllTypesMatch<["value", "result"]>]> {
-  let summary = "Atomic read-modify-write on global memory";
+  let summary = "Atomic read-modify-write on global or shared memory";
   let description = [{
     For each element, atomically replaces `ptr[offsets[i]]` by
     `kind(old, value[i])` where `mask` is true and returns `old`.
 
+    `ptr` is a global pointer or a shared-memory tile (`!tile.memdesc`,
+    1-D, without stages; `offsets` are its element positions). On a
+    shared-memory tile the atomics are the workgroup's (`ds_add_u32` and
+    friends on AMD, `atom.shared` on NVIDIA) whatever `scope` says, and
+    like `tile.local_store` the op puts a workgroup barrier before them
+    (earlier reads of the tile finish first) and one after them (later
+    reads by any wave see the results).
+
     ```mlir
     %old = tile.atomic_rmw add, %p[%o], %v : !tile.ptr<i32>, tensor<256xi64>, tensor<256xi32>
+    %cnt = tile.atomic_rmw add, %bins[%b], %one : !tile.memdesc<2048xi32, #shared1d>, tensor<256xi32>, tensor<256xi32>
     ```
   }];
-  let arguments = (ins Tile_AtomicKindAttr:$kind, Tile_PtrType:$ptr,
+  let arguments = (ins Tile_AtomicKindAttr:$kind,
+                       AnyTypeOf<[Tile_PtrType, Tile_MemDescType]>:$ptr,
                        Tile_Offsets:$offsets, Tile_Value:$value,
                        Optional<Tile_Mask>:$mask,
                        DefaultValuedAttr<Tile_MemScopeAttr,
@@ -497,6 +507,33 @@ def Tile_ScanOp : Tile_Op<"scan", [Pure, SameOperandsAndResultType]> {
                        UnitAttr:$exclusive, UnitAttr:$reverse);
   let results = (outs Tile_Tensor:$result);
   let assemblyFormat = "$kind $src `,` $axis attr-dict `:` type($src)";
+  let hasVerifier = 1;
+}
+
+def Tile_PrefixCountOp : Tile_Op<"prefix_count", [Pure]> {
+  let summary = "Positions of a 1-D mask's true elements among them, and their count";
+  let description = [{
+    `positions[i]` is the number of true elements of `mask` before `i`
+    (an exclusive count in index order); `total` is the number of true
+    elements. Where `mask[i]` holds, `positions[i]` is the slot of element
+    `i` in a compaction of the true elements: the building block of stream
+    compaction (radix select's output and candidate buffers).
+
+    It is a scan of 0/1 values, lowered without one: a ballot of each
+    register of the wave, the count of the ballot's bits below the lane
+    (`v_mbcnt` on AMD, `popc` of the masked ballot on NVIDIA), and one
+    exchange of the waves' totals through LDS. The mask needs a blocked
+    layout in which every lane of a wave holds distinct elements.
+
+    ```mlir
+    %pos, %n = tile.prefix_count %sel : tensor<4096xi1> -> tensor<4096xi32>
+    ```
+  }];
+  let arguments = (ins StaticShapeTensorOf<[I1]>:$mask);
+  let results = (outs StaticShapeTensorOf<[I32]>:$positions, I32:$total);
+  let assemblyFormat = [{
+    $mask attr-dict `:` type($mask) `->` type($positions)
+  }];
   let hasVerifier = 1;
 }
 

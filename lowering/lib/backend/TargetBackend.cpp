@@ -399,6 +399,10 @@ LogicalResult lowerSimtToLLVMDialect(ModuleOp module, const TargetInfo &target,
     gpm.addPass(createConvertNVGPUToNVVMPass());
     gpm.addPass(createSCFToControlFlowPass());
     gpm.addPass(createConvertGpuOpsToNVVMOps());
+    // Math ops that the GPU conversion leaves alone because they need no
+    // device library (math.ctpop of the top-k positions) become LLVM
+    // intrinsics; the ones it handles are already calls by now.
+    gpm.addPass(createConvertMathToLLVMPass());
     // NVVM ops with no LLVM intrinsic (wgmma.mma_async) become inline PTX.
     gpm.addPass(createConvertNVVMToLLVMPass());
   }

@@ -943,11 +943,11 @@ private:
             scf::YieldOp::create(t, loc, fromStored(t, ld));
           },
           [&](OpBuilder &e, Location) {
-            Value v = other ? vector::ExtractOp::create(e, loc, other, slot)
-                                  .getResult()
-                            : arith::ConstantOp::create(
-                                  e, loc, e.getZeroAttr(elem))
-                                  .getResult();
+            Value v =
+                other
+                    ? vector::ExtractOp::create(e, loc, other, slot).getResult()
+                    : arith::ConstantOp::create(e, loc, e.getZeroAttr(elem))
+                          .getResult();
             scf::YieldOp::create(e, loc, v);
           });
       return ifOp.getResult(0);
@@ -1038,12 +1038,11 @@ struct StorePattern : public TilePattern<StoreOp> {
       Value off =
           vector::ExtractOp::create(rewriter, loc, adaptor.getOffsets(), s);
       Value idx = toIndex(rewriter, loc, off);
-      Value mask =
-          !adaptor.getMask() ? Value()
-          : inLoop
-              ? maskElement(rewriter, loc, adaptor.getMask(), s)
-              : vector::ExtractOp::create(rewriter, loc, adaptor.getMask(), s)
-                    .getResult();
+      Value mask = !adaptor.getMask() ? Value()
+                   : inLoop ? maskElement(rewriter, loc, adaptor.getMask(), s)
+                            : vector::ExtractOp::create(rewriter, loc,
+                                                        adaptor.getMask(), s)
+                                  .getResult();
       guarded(mask, [&](OpBuilder &b) {
         if (w == 1) {
           Value v = vector::ExtractOp::create(b, loc, adaptor.getValue(), s);
@@ -1478,6 +1477,48 @@ struct ReducePattern : public TilePattern<ReduceOp> {
   }
 };
 
+/// The waves' totals of one scan line, read from `lds` where wave w's total
+/// is at w * stride + offset, combined: {over the waves before this one
+/// (after it when `rev`; `identity` when there are none), over all waves}.
+/// Lane j of every group of 2^waveBits lanes loads wave j's total (wave
+/// 2^waveBits - 1 - j's when `rev`), one lane-group scan combines them and
+/// two shuffles read this wave's share and the total. A serial sum would
+/// select on one "wave w comes first" mask per wave: LLVM hoists those
+/// loop-invariant masks into SGPR pairs, which spill in kernels that run
+/// several scans. Every lane must read the same line's totals (`offset`
+/// alike in all lanes). Returns nulls when the waves outnumber the lanes.
+static std::pair<Value, Value>
+combineWaveTotals(OpBuilder &b, Location loc, const TargetInfo &target,
+                  tessel::CombineKind kind, Value identity, Value lds,
+                  Value lane, Value waveK, unsigned waveBits, int64_t stride,
+                  Value offset, bool rev) {
+  const int64_t n = int64_t(1) << waveBits;
+  if (n > int64_t(target.waveSize()))
+    return {};
+  Value last = i32Const(b, loc, n - 1);
+  Value j = arith::AndIOp::create(b, loc, lane, last);
+  if (rev)
+    j = arith::SubIOp::create(b, loc, last, j);
+  Value at = arith::AddIOp::create(
+      b, loc, arith::MulIOp::create(b, loc, j, i32Const(b, loc, stride)),
+      offset);
+  Value t = memref::LoadOp::create(
+      b, loc, lds,
+      ValueRange{arith::IndexCastOp::create(b, loc, b.getIndexType(), at)});
+  Value incl = target.emitLaneGroupInclusiveScan(b, loc, t, kind, 0, waveBits);
+  Value all = target.emitLaneShuffle(b, loc, incl, last);
+  // The waves that come first: waveK of them, or 2^waveBits - 1 - waveK.
+  Value count = rev ? Value(arith::SubIOp::create(b, loc, last, waveK)) : waveK;
+  Value none = arith::CmpIOp::create(b, loc, arith::CmpIPredicate::eq, count,
+                                     i32Const(b, loc, 0));
+  Value src = arith::SelectOp::create(
+      b, loc, none, i32Const(b, loc, 0),
+      arith::SubIOp::create(b, loc, count, i32Const(b, loc, 1)));
+  Value before = arith::SelectOp::create(
+      b, loc, none, identity, target.emitLaneShuffle(b, loc, incl, src));
+  return {before, all};
+}
+
 /// Register-resident scan (DESIGN.md 3.3): a sequential scan of each lane's
 /// run of elements, a scan of the runs' totals across the lanes along the
 /// axis (DPP / shuffles through TargetInfo), one LDS exchange of the waves'
@@ -1651,6 +1692,22 @@ struct ScanPattern : public TilePattern<ScanOp> {
           c = emitCombine(rewriter, loc, kind, c, line.segTotal[r]);
           continue;
         }
+        Value offset = arith::AddIOp::create(
+            rewriter, loc,
+            arith::MulIOp::create(rewriter, loc, line.lineIdx,
+                                  i32Const(rewriter, loc, reps)),
+            i32Const(rewriter, loc, r));
+        // The lanes of one lane group must read one line's totals.
+        auto [before, all] =
+            lines == 1
+                ? combineWaveTotals(rewriter, loc, target, kind, identity, lds,
+                                    ks.lane, waveK, waveBits, reps, offset, rev)
+                : std::pair<Value, Value>();
+        if (before) {
+          line.carry.push_back(emitCombine(rewriter, loc, kind, c, before));
+          c = emitCombine(rewriter, loc, kind, c, all);
+          continue;
+        }
         Value mine = c;
         for (int64_t w = 0; w < (int64_t(1) << waveBits); ++w) {
           Value at = arith::AddIOp::create(
@@ -1819,6 +1876,15 @@ struct PrefixCountPattern : public TilePattern<PrefixCountOp> {
       }
       gpu::BarrierOp::create(rewriter, loc);
       for (int64_t r = 0; r < reps; ++r) {
+        auto [before, all] = combineWaveTotals(
+            rewriter, loc, target, tessel::CombineKind::Add, zero, lds, ks.lane,
+            waveK, waveBits, reps, i32Const(rewriter, loc, r),
+            /*rev=*/false);
+        if (before) {
+          carry.push_back(add(total, before));
+          total = add(total, all);
+          continue;
+        }
         Value mine = total;
         for (int64_t w = 0; w < (int64_t(1) << waveBits); ++w) {
           Value t = memref::LoadOp::create(

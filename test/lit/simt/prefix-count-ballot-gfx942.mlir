@@ -1,8 +1,9 @@
 // RUN: tessel-opt %s -tile-specialize-knobs -tile-assign-layouts=target=gfx942 -convert-tile-to-simt=target=gfx942 -reconcile-unrealized-casts -canonicalize | FileCheck %s
 // Checks tile.prefix_count on CDNA3 over 4 waves: per register a wave
 // ballot whose bits below the lane are counted by v_mbcnt (lo, then hi
-// accumulating), no DPP scan, and the waves' totals through one LDS
-// exchange between barriers.
+// accumulating), no DPP scan within the wave, and the waves' totals
+// through one LDS exchange between barriers: each of the first 4 lanes reads
+// one wave's total and a 2-step DPP scan combines them.
 
 // CHECK-NOT: amdgpu.dpp
 // CHECK: %[[B:.*]] = rocdl.ballot %{{.*}} : i64
@@ -14,7 +15,11 @@
 // CHECK: gpu.barrier
 // CHECK: memref.store %{{.*}}, %[[LDS]]
 // CHECK: gpu.barrier
-// CHECK-COUNT-4: memref.load %[[LDS]]
+// CHECK: memref.load %[[LDS]]
+// CHECK-NOT: memref.load
+// CHECK: amdgpu.dpp %{{.*}} row_shr(1 : i32) : i32
+// CHECK: amdgpu.dpp %{{.*}} row_shr(2 : i32) : i32
+// CHECK-NOT: amdgpu.dpp
 // CHECK: gpu.barrier
 // CHECK-NOT: amdgpu.dpp
 tile.kernel @k(%x: !tile.ptr<i32>) attributes {knobs = [#tile.knob<"num_waves" : i32 = 4>]} {

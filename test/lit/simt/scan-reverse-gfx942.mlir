@@ -4,7 +4,9 @@
 // from its last element, the run totals are read from the mirrored lane
 // (lane ^ 63) before the whole-wave DPP scan and the exclusive part comes
 // from the lane before the mirror, and a wave takes the totals of the
-// waves after it (wave id below the other's) from the LDS exchange.
+// waves after it from the LDS exchange: lane j of the first 4 reads wave
+// 3 - j's total, a 2-step DPP scan combines them, and wave w reads its
+// share from lane 2 - w (none for the last wave, 3).
 
 // CHECK: %[[LANE:.*]] = arith.andi %{{.*}}, %c63_i32 : i32
 // CHECK: %[[MIRROR:.*]] = arith.xori %[[LANE]], %c63_i32 : i32
@@ -23,10 +25,18 @@
 // CHECK: arith.cmpi eq, %[[LANE]], %c63_i32 : i32
 // CHECK: memref.store %{{.*}}, %[[LDS]]
 // CHECK: gpu.barrier
-// CHECK: memref.load %[[LDS]][%c0]
-// CHECK: arith.cmpi ult, %[[WAVE:.*]], %c0_i32 : i32
-// CHECK: memref.load %[[LDS]][%c3]
-// CHECK: arith.cmpi ult, %[[WAVE]], %c3_i32 : i32
+// CHECK: %[[J:.*]] = arith.andi %{{.*}}, %c3_i32 : i32
+// CHECK: %[[FROM:.*]] = arith.subi %c3_i32, %[[J]] : i32
+// CHECK: memref.load %[[LDS]]
+// CHECK-NOT: memref.load
+// CHECK: amdgpu.dpp %{{.*}} row_shr(1 : i32) : i32
+// CHECK: amdgpu.dpp %{{.*}} row_shr(2 : i32) : i32
+// CHECK: %[[AFTER:.*]] = arith.subi %c3_i32, %[[WAVE:.*]] : i32
+// CHECK: %[[NONE:.*]] = arith.cmpi eq, %[[AFTER]], %c0_i32 : i32
+// CHECK: arith.subi %c2_i32, %[[WAVE]] : i32
+// CHECK: rocdl.ds_bpermute
+// CHECK: arith.select %[[NONE]], %c0_i32, %{{.*}} : i32
+// CHECK: gpu.barrier
 tile.kernel @k(%x: !tile.ptr<i32>) attributes {knobs = [#tile.knob<"num_waves" : i32 = 4>]} {
   %r = tile.range 0 to 512 : tensor<512xi32>
   %v = tile.load %x[%r] : !tile.ptr<i32>, tensor<512xi32> -> tensor<512xi32>

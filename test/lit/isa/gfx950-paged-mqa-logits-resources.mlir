@@ -1,6 +1,6 @@
 // RUN: tessel-translate %kernels/paged_mqa_logits.mlir --target=gfx950 --emit=asm --knob heads=16 --knob rows_per_program=1 --knob chunk_k=256 --knob num_waves=4 --knob waves_per_eu=2 -o - | FileCheck %s
-// RUN: tessel-translate %kernels/paged_mqa_logits.mlir --target=gfx950 --emit=asm --knob heads=16 --knob rows_per_program=4 --knob chunk_k=256 --knob num_waves=4 --knob waves_per_eu=2 -o - | FileCheck %s
-// RUN: tessel-translate %kernels/paged_mqa_logits.mlir --target=gfx950 --emit=asm --knob heads=16 --knob rows_per_program=8 --knob chunk_k=128 --knob num_waves=4 --knob waves_per_eu=2 -o - | FileCheck %s
+// RUN: tessel-translate %kernels/paged_mqa_logits.mlir --target=gfx950 --emit=asm --knob heads=16 --knob rows_per_program=4 --knob chunk_k=128 --knob num_waves=4 --knob waves_per_eu=2 -o - | FileCheck %s
+// RUN: tessel-translate %kernels/paged_mqa_logits.mlir --target=gfx950 --emit=asm --knob heads=16 --knob rows_per_program=8 --knob chunk_k=64 --knob num_waves=4 --knob waves_per_eu=2 -o - | FileCheck %s
 // RUN: tessel-translate %kernels/paged_mqa_logits.mlir --target=gfx950 --emit=asm --knob heads=32 --knob rows_per_program=1 --knob chunk_k=256 --knob num_waves=4 --knob waves_per_eu=2 -o - | FileCheck %s
 // RUN: tessel-translate %kernels/paged_mqa_logits.mlir --target=gfx950 --emit=asm --knob heads=32 --knob rows_per_program=2 --knob chunk_k=256 --knob num_waves=4 --knob waves_per_eu=2 -o - | FileCheck %s
 // RUN: tessel-translate %kernels/paged_mqa_logits.mlir --target=gfx950 --emit=asm --knob heads=32 --knob rows_per_program=4 --knob chunk_k=128 --knob num_waves=4 --knob waves_per_eu=2 -o - | FileCheck %s
@@ -8,7 +8,7 @@
 // RUN: tessel-translate %kernels/paged_mqa_logits.mlir --target=gfx950 --emit=asm --knob heads=64 --knob rows_per_program=2 --knob chunk_k=128 --knob num_waves=4 --knob waves_per_eu=2 -o - | FileCheck %s
 // RUN: tessel-translate %kernels/paged_mqa_logits.mlir --target=gfx950 --emit=asm --knob heads=128 --knob rows_per_program=1 --knob chunk_k=128 --knob num_waves=4 --knob waves_per_eu=2 -o - | FileCheck %s
 // RUN: tessel-translate %kernels/paged_mqa_logits.mlir --target=gfx950 --emit=asm --knob heads=16 --knob rows_per_program=1 --knob chunk_k=256 --knob num_waves=4 --knob waves_per_eu=2 --knob preshuffle=1 -o - | FileCheck %s
-// RUN: tessel-translate %kernels/paged_mqa_logits.mlir --target=gfx950 --emit=asm --knob heads=16 --knob rows_per_program=4 --knob chunk_k=256 --knob num_waves=4 --knob waves_per_eu=2 --knob preshuffle=1 -o - | FileCheck %s
+// RUN: tessel-translate %kernels/paged_mqa_logits.mlir --target=gfx950 --emit=asm --knob heads=16 --knob rows_per_program=4 --knob chunk_k=128 --knob num_waves=4 --knob waves_per_eu=2 --knob preshuffle=1 -o - | FileCheck %s
 // RUN: tessel-translate %kernels/paged_mqa_logits.mlir --target=gfx950 --emit=asm --knob heads=32 --knob rows_per_program=1 --knob chunk_k=256 --knob num_waves=4 --knob waves_per_eu=2 --knob preshuffle=1 -o - | FileCheck %s
 // RUN: tessel-translate %kernels/paged_mqa_logits.mlir --target=gfx950 --emit=asm --knob heads=32 --knob rows_per_program=2 --knob chunk_k=256 --knob num_waves=4 --knob waves_per_eu=2 --knob preshuffle=1 -o - | FileCheck %s
 // RUN: tessel-translate %kernels/paged_mqa_logits.mlir --target=gfx950 --emit=asm --knob heads=64 --knob rows_per_program=1 --knob chunk_k=256 --knob num_waves=4 --knob waves_per_eu=2 --knob preshuffle=1 -o - | FileCheck %s

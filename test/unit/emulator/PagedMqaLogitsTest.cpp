@@ -329,9 +329,12 @@ std::vector<Case> cases() {
                     5}});
     // next_n = 1 with two rows per program (one masked).
     out.push_back({h64r2, {2, 1, 16, {33, 257}, false, 300, 304, 2, true, 6}});
-    // The other head counts of the library: 16 heads x 4 rows, 128 heads.
-    out.push_back({{t, 16, 4, 256, 4},
+    // The other head counts of the library: 16 heads x 4 rows (chunk 128)
+    // and x 8 rows (chunk 64), 128 heads.
+    out.push_back({{t, 16, 4, 128, 4},
                    {2, 4, 64, {130, 600}, false, 640, 640, 2, true, 8}});
+    out.push_back({{t, 16, 8, 64, 4},
+                   {1, 8, 16, {300}, false, 320, 320, 2, true, 10}});
     out.push_back({{t, 128, 1, 128, 4},
                    {2, 1, 16, {17, 400}, false, 512, 512, 1, true, 9}});
   }
@@ -384,7 +387,7 @@ std::vector<Case> preshuffledCases() {
                     4,
                     true,
                     24}});
-    out.push_back({{t, 16, 4, 256, 4, 1},
+    out.push_back({{t, 16, 4, 128, 4, 1},
                    {2, 4, 256, {130, 600}, false, 640, 640, 2, true, 25}});
     out.push_back({{t, 128, 1, 128, 4, 1},
                    {2, 1, 128, {127, 400}, false, 512, 512, 1, true, 26}});

@@ -974,14 +974,16 @@ OpPick pickAndPlan(const OpState &st, OpCall &c, uint32_t grid[3]) {
   return pick;
 }
 
-// The op's workspace for `stream`: the default stream's, or the stream's
-// own, allocated on its first launch here (not again: steady-state launches
+// The op's workspace for `stream` and variant `v`: the default stream's, or
+// for a variant that uses it (OpSpec::usesWorkspace) the stream's own,
+// allocated on its first launch there (not again: steady-state launches
 // allocate nothing).
 Status bindWorkspace(tessel_context *ctx, OpState &st, OpCall &c,
-                     void *stream) {
+                     const Variant &v, void *stream) {
   c.workspace = st.workspace;
   c.workspaceBytes = st.workspaceBytes;
-  if (!stream || !st.workspace)
+  if (!stream || !st.workspace ||
+      (c.op->usesWorkspace && !c.op->usesWorkspace(v)))
     return Status::ok();
   std::lock_guard<std::mutex> lock(ctx->workspaceMu);
   for (const OpState::StreamWorkspace &w : st.streamWorkspaces)
@@ -1001,13 +1003,13 @@ Status bindWorkspace(tessel_context *ctx, OpState &st, OpCall &c,
 Status launchBound(tessel_context *ctx, OpCall &c, void *stream) {
   const OpSpec &op = *c.op;
   OpState &st = ctx->ops[opIndex(op)];
-  if (Status s = bindWorkspace(ctx, st, c, stream))
-    return s;
   uint32_t grid[3];
   OpPick pick = pickAndPlan(st, c, grid);
   if (!pick.variant)
     return noKernel(ctx, c);
   const Variant &v = *pick.variant;
+  if (Status s = bindWorkspace(ctx, st, c, v, stream))
+    return s;
   if (logTunedConfigEnabled())
     logPick(ctx, c, pick, grid);
   if (op.before)

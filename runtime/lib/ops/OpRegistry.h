@@ -259,6 +259,11 @@ struct OpSpec {
   /// alignment the variant was compiled to assume. A function of the call's
   /// symbols alone, like heuristic and plan. Null: every variant may.
   bool (*accepts)(const OpCall &c, const Variant &v) = nullptr;
+  /// Whether `v` reads or writes the workspace. Variants that don't get the
+  /// default stream's buffer as their (unused) argument, so that launching
+  /// them on a new stream allocates nothing, which CUDA-graph capture
+  /// forbids. Null: every variant uses it.
+  bool (*usesWorkspace)(const Variant &v) = nullptr;
 
   // Resolved at registration.
   std::vector<Expr> shapeExprs[kMaxOpTensors][2];

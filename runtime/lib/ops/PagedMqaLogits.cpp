@@ -260,6 +260,9 @@ bool accepts(const OpCall &c, const Variant &v) {
   return v.knob("kv_rows_aligned", 0) == 0 || c[BlockSize] % 4 == 0;
 }
 
+// Only the persistent variants read the schedule in the workspace.
+bool usesWorkspace(const Variant &v) { return v.knob("persistent", 0) != 0; }
+
 uint64_t workspaceBytes(int cuNum) {
   return uint64_t(std::max(cuNum, 1) + 1) * 2 * sizeof(int32_t);
 }
@@ -405,6 +408,7 @@ OpSpec spec = {
     plan,
     before,
     accepts,
+    usesWorkspace,
 };
 OpRegistrar registrar(spec);
 

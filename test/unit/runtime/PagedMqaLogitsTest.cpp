@@ -384,6 +384,27 @@ TEST_F(Logits, PersistentLaunchesOnTwoStreamsUseTwoWorkspaces) {
   EXPECT_EQ(ws[3], ws[1]);
 }
 
+// A split-grid variant reads no schedule: on a new stream it gets the
+// default stream's workspace as its unused argument and nothing is
+// allocated, so that its first launch there can be captured in a CUDA graph.
+TEST_F(Logits, SplitGridLaunchesOnNewStreamsAllocateNoWorkspace) {
+  tessel_stream s1 = reinterpret_cast<tessel_stream>(uintptr_t(0x3000));
+  tessel_stream s2 = reinterpret_cast<tessel_stream>(uintptr_t(0x4000));
+  tessel_stream order[3] = {nullptr, s1, s2};
+  uint64_t ws[3];
+  for (int i = 0; i < 3; ++i) {
+    ASSERT_EQ(tessel_paged_mqa_logits(ctx, &q, &kv, &w, &cl, &bt, mml, 0, &out,
+                                      order[i]),
+              TESSEL_SUCCESS)
+        << tessel_last_error();
+    std::vector<FakeLaunch> l = takeLaunches();
+    ASSERT_EQ(l.size(), 1u); // no schedule launch: a split-grid variant
+    ws[i] = l[0].params[30];
+  }
+  EXPECT_EQ(ws[1], ws[0]);
+  EXPECT_EQ(ws[2], ws[0]);
+}
+
 TEST_F(Logits, EveryBadArgumentIsNamed) {
   expectBad([&] { q.dtype = TESSEL_DTYPE_FP8_E4M3FN; },
             "q: dtype fp8_e4m3fn is not the fp8 format of gfx942 "

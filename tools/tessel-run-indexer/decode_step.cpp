@@ -151,7 +151,8 @@ StageResult writeNewTokens(tessel_context *ctx, Step &st, DevBuf &cache,
   tessel_tensor tk = tessel::tensor(dk.p, TESSEL_DTYPE_BF16, {T, kHeadDim}),
                 ts = tessel::tensor(ds.p, TESSEL_DTYPE_I64, {T}),
                 tc = cacheTensor(st, cache.p);
-  tessel_k_cache_write_options opts = {1, TESSEL_SCALE_FMT_F32};
+  tessel_k_cache_write_options opts = {st.s.preshuffle ? 1 : 0,
+                                       TESSEL_SCALE_FMT_F32};
   Launch launch = [&] {
     return tessel_indexer_k_cache_write_opts(ctx, &tk, &ts, &tc, &opts,
                                              nullptr);
@@ -174,7 +175,7 @@ StageResult writeNewTokens(tessel_context *ctx, Step &st, DevBuf &cache,
     ulp1 += ulps == 1;
     // The bytes follow from the scale the kernel wrote (ours or 1 ulp off).
     for (int d = 0; d < kHeadDim; ++d) {
-      int64_t at = block + valueOffset(true, o, d);
+      int64_t at = block + valueOffset(st.s.preshuffle, o, d);
       owned[at] = 1;
       double x = gotScale != 0 ? double(k[t * kHeadDim + d]) / gotScale : 0;
       badBytes += got[at] != encodeFp8(static_cast<float>(x), st.fnuz);
@@ -245,8 +246,9 @@ StageResult computeLogits(tessel_context *ctx, const Step &st,
                 to = tessel::tensor(out.p, TESSEL_DTYPE_F32,
                                     {st.rows, st.maxModelLen});
   Launch launch = [&] {
+    const uint32_t flags = st.s.preshuffle ? TESSEL_LOGITS_PRESHUFFLED : 0u;
     return tessel_paged_mqa_logits(ctx, &tq, &tc, &tw, &tl, &tt, st.maxModelLen,
-                                   TESSEL_LOGITS_PRESHUFFLED, &to, nullptr);
+                                   flags, &to, nullptr);
   };
   StageResult r;
   if (!firstCall(ctx, launch, r))
@@ -268,7 +270,7 @@ StageResult computeLogits(tessel_context *ctx, const Step &st,
                : 0);
       if (t < st.lens[b])
         for (int d = 0; d < kHeadDim; ++d)
-          kd[d] = lut[blk[valueOffset(true, t % bs, d)]];
+          kd[d] = lut[blk[valueOffset(st.s.preshuffle, t % bs, d)]];
       float ks;
       memcpy(&ks, blk + bs * kHeadDim + (t % bs) * 4, 4);
       for (int j = 0; j < nextN; ++j) {
@@ -381,9 +383,10 @@ int runDecodeStep(tessel_context *ctx, const DecodeShape &s, bool fnuz,
   DevBuf cache(ctx, st.cache),
       logits(ctx, size_t(st.rows) * st.maxModelLen * 4);
   int64_t total = std::accumulate(st.lens.begin(), st.lens.end(), int64_t(0));
-  printf("\ndecode step: B=%d next_n=%d H=%d D=%d, preshuffled cache of "
-         "%d-token blocks, contexts %d..%d (%" PRId64 " tokens), top-%d\n",
-         s.batch, s.nextN, s.heads, kHeadDim, s.blockSize, s.minContext,
+  printf("\ndecode step: B=%d next_n=%d H=%d D=%d, %s cache of %d-token "
+         "blocks, contexts %d..%d (%" PRId64 " tokens), top-%d\n",
+         s.batch, s.nextN, s.heads, kHeadDim,
+         s.preshuffle ? "preshuffled" : "plain", s.blockSize, s.minContext,
          s.maxContext, total, s.topK);
 
   int failures = 0;

@@ -27,6 +27,7 @@ struct DecodeShape {
   int splitTokens; // the schedule's segment size
   int timedRuns;   // calls per stage timed after the checked one (0: none)
   bool logPicks;   // the checked calls log the dispatcher's pick
+  bool preshuffle; // the cache's value layout (reference.h valueOffset)
 };
 
 /// Runs and checks the step; prints one line per stage. Returns the number

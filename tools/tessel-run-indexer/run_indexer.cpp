@@ -481,9 +481,25 @@ int main(int argc, char **argv) {
 
   // One decode step, sized for the device: the emulator runs a few
   // thousand tokens per sequence in seconds; a GPU takes a real batch.
-  const DecodeShape step =
-      gpu ? DecodeShape{16, 2, 64, 64, 4000, 8000, 2048, 256, 50, !quiet}
-          : DecodeShape{2, 2, 64, 64, 2100, 2700, 2048, 256, 0, !quiet};
+  // The cache is preshuffled where the device runs preshuffled logits
+  // variants (the AMD chips), else plain.
+  const bool preshuffled =
+      std::any_of(bundle.entries.begin(), bundle.entries.end(),
+                  [&](const tessel::BundleEntry &e) {
+                    int64_t ps = 0;
+                    bool simt = e.format == tessel::CodeFormat::Simt;
+                    return e.kernel == "paged_mqa_logits" && simt == !gpu &&
+                           tessel::codeObjectRank(e, arch, e.format) >= 0 &&
+                           e.knob("preshuffle", ps) && ps == 1;
+                  });
+  DecodeShape step = {2,    2,   64, 64,     2100,       2700,
+                      2048, 256, 0,  !quiet, preshuffled};
+  if (gpu) { // a real batch
+    step.batch = 16;
+    step.minContext = 4000;
+    step.maxContext = 8000;
+    step.timedRuns = 50;
+  }
   failures += runDecodeStep(ctx, step, fnuz, rng);
   double secs =
       std::chrono::duration<double>(std::chrono::steady_clock::now() - start)

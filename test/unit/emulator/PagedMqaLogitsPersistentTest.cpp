@@ -17,6 +17,7 @@
 //
 //===----------------------------------------------------------------------===//
 #include "Fp8Ref.h"
+#include "LogitsReference.h"
 #include "TestUtil.h"
 #include "TileKernel.h"
 
@@ -36,9 +37,6 @@ using namespace tessel::emu;
 using namespace tessel::emu::test;
 
 namespace {
-
-constexpr int kD = 128;
-constexpr int kTokenBytes = kD + 4;
 
 struct Variant {
   std::string target;
@@ -108,11 +106,6 @@ std::vector<int32_t> referenceSchedule(const Problem &p) {
   return out;
 }
 
-int rowLen(const Problem &p, int b, int j) {
-  int len = p.lens2d ? p.lens[b * p.nextN + j] : p.lens[b] - p.nextN + j + 1;
-  return std::clamp(len, 0, p.maxModelLen);
-}
-
 double runProblem(const Variant &v, const Problem &p) {
   SCOPED_TRACE(
       "B=" + std::to_string(p.batch) + " next_n=" + std::to_string(p.nextN) +
@@ -122,54 +115,16 @@ double runProblem(const Variant &v, const Problem &p) {
   Module *mod = compiled(v);
   if (!mod)
     return 0;
-  const int H = v.heads, R = p.batch * p.nextN;
-  Fp8Ref fp8{v.target == "gfx942"};
-  std::mt19937 rng(p.seed);
-  std::uniform_real_distribution<double> wv(-1.0, 1.0), sv(0.01, 0.2);
-  std::vector<uint8_t> codes;
-  for (int c = 0; c < 256; ++c)
-    if (std::fabs(fp8.value(c)) <= 2.0)
-      codes.push_back(uint8_t(c));
-  std::uniform_int_distribution<size_t> pick(0, codes.size() - 1);
-
-  int maxLen = 0;
-  for (int l : p.lens)
-    maxLen = std::max(maxLen, l);
-  const int maxBlocks = std::max(1, (maxLen + p.blockSize - 1) / p.blockSize);
-  const int numBlocks = p.batch * maxBlocks + 3;
-  std::vector<int> pool(numBlocks);
-  std::iota(pool.begin(), pool.end(), 0);
-  std::shuffle(pool.begin(), pool.end(), rng);
-  const int btStride = maxBlocks + 1;
-  std::vector<int32_t> tables(size_t(p.batch) * btStride, -1);
-  for (int b = 0, next = 0; b < p.batch; ++b)
-    for (int i = 0; i < maxBlocks; ++i)
-      tables[size_t(b) * btStride + i] = pool[next++];
-
-  std::vector<uint8_t> q(size_t(R) * H * kD);
-  for (uint8_t &x : q)
-    x = codes[pick(rng)];
-  std::vector<uint8_t> cache(size_t(numBlocks) * p.blockSize * kTokenBytes);
-  for (int blk = 0; blk < numBlocks; ++blk) {
-    uint8_t *base = cache.data() + size_t(blk) * p.blockSize * kTokenBytes;
-    for (int i = 0; i < p.blockSize * kD; ++i)
-      base[i] = codes[pick(rng)];
-    for (int i = 0; i < p.blockSize; ++i) {
-      float s = float(sv(rng));
-      std::memcpy(base + size_t(p.blockSize) * kD + 4 * i, &s, 4);
-    }
-  }
-  std::vector<float> weights(size_t(R) * H);
-  for (float &w : weights)
-    w = float(wv(rng));
-  std::vector<int32_t> lens(p.lens.begin(), p.lens.end());
+  const LogitsShape shape{v.heads, p.batch,  p.nextN,      p.blockSize,
+                          p.lens,  p.lens2d, p.maxModelLen};
+  const Fp8Ref fp8{v.target == "gfx942"};
+  const LogitsInputs in = makeLogitsInputs(shape, fp8, p.seed);
+  const int R = p.batch * p.nextN;
+  std::vector<uint8_t> q = in.q, cache = in.cache;
+  std::vector<float> weights = in.weights;
+  std::vector<int32_t> lens = in.lens, tables = in.tables;
   std::vector<int32_t> schedule = referenceSchedule(p);
-
-  const float kUntouched = 12345.0f;
-  std::vector<float> out(size_t(R) * p.outStride, kUntouched);
-  int shift = 0;
-  while ((1 << shift) < p.blockSize)
-    ++shift;
+  std::vector<float> out(size_t(R) * p.outStride, kLogitsUntouched);
   const unsigned groups = unsigned((p.nextN + v.rows - 1) / v.rows);
   auto start = std::chrono::steady_clock::now();
   llvm::Error e = mod->launchArgs(
@@ -183,71 +138,18 @@ double runProblem(const Variant &v, const Problem &p) {
        KernelArg::buffer(out.data(), int64_t(out.size())),
        KernelArg::buffer(schedule.data(), int64_t(schedule.size())),
        KernelArg::i32(p.batch), KernelArg::i32(p.nextN),
-       KernelArg::i32(p.lens2d ? 1 : 0), KernelArg::i64(btStride),
-       KernelArg::i32(shift), KernelArg::i64(p.outStride),
+       KernelArg::i32(p.lens2d ? 1 : 0), KernelArg::i64(in.tableStride),
+       KernelArg::i32(in.blockShift), KernelArg::i64(p.outStride),
        KernelArg::i32(p.maxModelLen), KernelArg::i32(p.writeTail ? 1 : 0),
        KernelArg::i32(p.splitTokens)});
   double seconds =
       std::chrono::duration<double>(std::chrono::steady_clock::now() - start)
           .count();
-  if (e) {
+  if (e)
     ADD_FAILURE() << llvm::toString(std::move(e));
-    return seconds;
-  }
-
-  double value[256];
-  for (int c = 0; c < 256; ++c)
-    value[c] = fp8.value(c);
-  double sxy = 0, sxx = 0;
-  int wrong = 0, computed = 0;
-  for (int b = 0; b < p.batch; ++b)
-    for (int j = 0; j < p.nextN; ++j) {
-      const int r = b * p.nextN + j, len = rowLen(p, b, j);
-      const float *o = out.data() + size_t(r) * p.outStride;
-      for (int t = 0; t < p.maxModelLen; ++t) {
-        const float got = o[t];
-        if (t >= len) {
-          bool ok =
-              p.writeTail ? (std::isinf(got) && got < 0) : got == kUntouched;
-          if (!ok && wrong++ < 5)
-            ADD_FAILURE() << "row " << r << " t " << t << " (len " << len
-                          << "): " << got;
-          continue;
-        }
-        const int blk = tables[size_t(b) * btStride + t / p.blockSize];
-        const int in = t % p.blockSize;
-        const uint8_t *base =
-            cache.data() + size_t(blk) * p.blockSize * kTokenBytes;
-        const uint8_t *k = base + size_t(in) * kD;
-        float scale;
-        std::memcpy(&scale, base + size_t(p.blockSize) * kD + 4 * in, 4);
-        double sum = 0;
-        for (int h = 0; h < H; ++h) {
-          const uint8_t *qr = q.data() + (size_t(r) * H + h) * kD;
-          double dot = 0;
-          for (int d = 0; d < kD; ++d)
-            dot += value[qr[d]] * value[k[d]];
-          sum += std::max(dot, 0.0) * double(weights[size_t(r) * H + h]);
-        }
-        const double ref = sum * double(scale);
-        if ((!std::isfinite(got) || got == kUntouched) && wrong++ < 5)
-          ADD_FAILURE() << "row " << r << " t " << t << ": " << got
-                        << ", reference " << ref;
-        sxy += ref * double(got);
-        sxx += ref * ref + double(got) * double(got);
-        ++computed;
-      }
-      for (int64_t t = p.maxModelLen; t < p.outStride; ++t)
-        if (o[t] != kUntouched && wrong++ < 5)
-          ADD_FAILURE() << "row " << r << " padding " << t << " written";
-    }
-  EXPECT_EQ(wrong, 0);
-  if (computed > 0) {
-    EXPECT_GT(sxx, 0);
-    if (sxx > 0) {
-      EXPECT_LT(1 - 2 * sxy / sxx, 1e-3) << "calc_diff";
-    }
-  }
+  else
+    checkLogits(shape, fp8, in, p.writeTail, out.data(), p.outStride,
+                p.outStride);
   return seconds;
 }
 

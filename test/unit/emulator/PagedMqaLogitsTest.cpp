@@ -15,6 +15,7 @@
 //
 //===----------------------------------------------------------------------===//
 #include "Fp8Ref.h"
+#include "LogitsReference.h"
 #include "TestUtil.h"
 #include "TileKernel.h"
 
@@ -37,8 +38,8 @@ using namespace tessel::emu::test;
 
 namespace {
 
-constexpr int kD = 128;
-constexpr int kTokenBytes = kD + 4;
+constexpr int kD = kLogitsD;
+constexpr int kTokenBytes = kLogitsTokenBytes;
 
 std::string readKernel() {
   std::ifstream f(std::string(TESSEL_KERNELS_DSL_DIR) +
@@ -110,11 +111,6 @@ int64_t checkedCols(const Problem &p) {
   return std::min<int64_t>(p.outStride, int64_t(p.maxModelLen) + 64);
 }
 
-int rowLen(const Problem &p, int b, int j) {
-  int len = p.lens2d ? p.lens[b * p.nextN + j] : p.lens[b] - p.nextN + j + 1;
-  return std::clamp(len, 0, p.maxModelLen);
-}
-
 /// Runs one problem on variant `v`; returns the emulator's wall time.
 double runProblem(const Variant &v, const Problem &p) {
   SCOPED_TRACE(
@@ -125,66 +121,16 @@ double runProblem(const Variant &v, const Problem &p) {
   Module *mod = compiled(v);
   if (!mod)
     return 0;
-  const int H = v.heads, R = p.batch * p.nextN;
-  Fp8Ref fp8{v.target == "gfx942"};
-  std::mt19937 rng(p.seed);
-  std::uniform_real_distribution<double> wv(-1.0, 1.0), sv(0.01, 0.2);
-  // Random fp8 bytes: the codes of the target's format with |value| <= 2,
-  // drawn uniformly (no NaN).
-  std::vector<uint8_t> codes;
-  for (int c = 0; c < 256; ++c)
-    if (std::fabs(fp8.value(c)) <= 2.0)
-      codes.push_back(uint8_t(c));
-  std::uniform_int_distribution<size_t> pick(0, codes.size() - 1);
-  auto fp8Bytes = [&](std::vector<uint8_t> &bytes, size_t n) {
-    bytes.resize(n);
-    for (uint8_t &b : bytes)
-      b = codes[pick(rng)];
-  };
-
-  // Blocks per batch: enough for the longest row; a shuffled pool.
-  int maxLen = 0;
-  std::vector<int> batchLen(p.batch, 0);
-  for (int b = 0; b < p.batch; ++b)
-    for (int j = 0; j < p.nextN; ++j) {
-      int len = p.lens2d ? p.lens[b * p.nextN + j] : p.lens[b];
-      batchLen[b] = std::max(batchLen[b], len);
-    }
-  for (int l : batchLen)
-    maxLen = std::max(maxLen, l);
-  int maxBlocks = std::max(1, (maxLen + p.blockSize - 1) / p.blockSize);
-  int numBlocks = p.batch * maxBlocks + 3;
-  std::vector<int> pool(numBlocks);
-  std::iota(pool.begin(), pool.end(), 0);
-  std::shuffle(pool.begin(), pool.end(), rng);
-  const int btStride = maxBlocks + 1; // row stride > columns
-  std::vector<int32_t> blockTables(size_t(p.batch) * btStride, -1);
-  for (int b = 0, next = 0; b < p.batch; ++b)
-    for (int i = 0; i < maxBlocks; ++i)
-      blockTables[size_t(b) * btStride + i] = pool[next++];
-
-  std::vector<uint8_t> q, cache(size_t(numBlocks) * p.blockSize * kTokenBytes);
-  fp8Bytes(q, size_t(R) * H * kD);
-  for (int blk = 0; blk < numBlocks; ++blk) {
-    uint8_t *base = cache.data() + size_t(blk) * p.blockSize * kTokenBytes;
-    for (int i = 0; i < p.blockSize * kD; ++i)
-      base[i] = codes[pick(rng)];
-    for (int i = 0; i < p.blockSize; ++i) {
-      float s = float(sv(rng));
-      std::memcpy(base + size_t(p.blockSize) * kD + 4 * i, &s, 4);
-    }
-  }
-  std::vector<float> weights(size_t(R) * H);
-  for (float &w : weights)
-    w = float(wv(rng));
-  std::vector<int32_t> ctxLens(p.lens.begin(), p.lens.end());
-  std::vector<int32_t> schedule(2, 0);
+  const LogitsShape shape{v.heads, p.batch,  p.nextN,      p.blockSize,
+                          p.lens,  p.lens2d, p.maxModelLen};
+  const Fp8Ref fp8{v.target == "gfx942"};
+  const LogitsInputs in = makeLogitsInputs(shape, fp8, p.seed);
+  const int R = p.batch * p.nextN;
+  std::vector<int32_t> lens = in.lens, tables = in.tables, schedule(2, 0);
 
   // Output rows of outStride f32, mapped lazily: with a huge stride only
   // the pages of the checked columns exist (rows past 2^31 bytes).
-  const float kUntouched = 12345.0f;
-  const int64_t outElems = int64_t(R) * p.outStride;
-  const int64_t outBytes = outElems * 4;
+  const int64_t outBytes = int64_t(R) * p.outStride * 4;
   void *mem = mmap(nullptr, outBytes, PROT_READ | PROT_WRITE,
                    MAP_PRIVATE | MAP_ANONYMOUS | MAP_NORESERVE, -1, 0);
   if (mem == MAP_FAILED) {
@@ -194,16 +140,16 @@ double runProblem(const Variant &v, const Problem &p) {
   float *rows = static_cast<float *>(mem);
   for (int r = 0; r < R; ++r)
     std::fill(rows + int64_t(r) * p.outStride,
-              rows + int64_t(r) * p.outStride + checkedCols(p), kUntouched);
+              rows + int64_t(r) * p.outStride + checkedCols(p),
+              kLogitsUntouched);
 
-  int shift = 0;
-  while ((1 << shift) < p.blockSize)
-    ++shift;
   unsigned groups = unsigned((p.nextN + v.rows - 1) / v.rows);
-  // The reference reads `cache` in the plain layout; a preshuffled variant
+  // The reference reads the cache in the plain layout; a preshuffled variant
   // gets the same values in its layout.
+  std::vector<uint8_t> q = in.q;
+  std::vector<float> weights = in.weights;
   std::vector<uint8_t> kernelCache =
-      v.preshuffle ? preshuffledCopy(cache, p.blockSize) : cache;
+      v.preshuffle ? preshuffledCopy(in.cache, p.blockSize) : in.cache;
   auto start = std::chrono::steady_clock::now();
   llvm::Error e = mod->launchArgs(
       "paged_mqa_logits", {unsigned(p.splitKv), unsigned(p.batch), groups},
@@ -211,75 +157,22 @@ double runProblem(const Variant &v, const Problem &p) {
       {KernelArg::buffer(q.data(), int64_t(q.size())),
        KernelArg::buffer(kernelCache.data(), int64_t(kernelCache.size())),
        KernelArg::buffer(weights.data(), int64_t(weights.size())),
-       KernelArg::buffer(ctxLens.data(), int64_t(ctxLens.size())),
-       KernelArg::buffer(blockTables.data(), int64_t(blockTables.size())),
+       KernelArg::buffer(lens.data(), int64_t(lens.size())),
+       KernelArg::buffer(tables.data(), int64_t(tables.size())),
        KernelArg::buffer(rows, int64_t(R) * p.outStride),
        KernelArg::buffer(schedule.data(), int64_t(schedule.size())),
        KernelArg::i32(p.batch), KernelArg::i32(p.nextN),
-       KernelArg::i32(p.lens2d ? 1 : 0), KernelArg::i64(btStride),
-       KernelArg::i32(shift), KernelArg::i64(p.outStride),
+       KernelArg::i32(p.lens2d ? 1 : 0), KernelArg::i64(in.tableStride),
+       KernelArg::i32(in.blockShift), KernelArg::i64(p.outStride),
        KernelArg::i32(p.maxModelLen), KernelArg::i32(p.writeTail ? 1 : 0),
        KernelArg::i32(v.chunk)});
   double seconds =
       std::chrono::duration<double>(std::chrono::steady_clock::now() - start)
           .count();
-  if (e) {
+  if (e)
     ADD_FAILURE() << llvm::toString(std::move(e));
-    munmap(mem, outBytes);
-    return seconds;
-  }
-
-  // The reference, in float64 on the decoded values.
-  double value[256];
-  for (int c = 0; c < 256; ++c)
-    value[c] = fp8.value(c);
-  double sxy = 0, sxx = 0;
-  int wrongMask = 0;
-  for (int b = 0; b < p.batch; ++b)
-    for (int j = 0; j < p.nextN; ++j) {
-      int r = b * p.nextN + j, len = rowLen(p, b, j);
-      const float *o = rows + int64_t(r) * p.outStride;
-      for (int t = 0; t < p.maxModelLen; ++t) {
-        float got = o[t];
-        if (t >= len) {
-          bool ok =
-              p.writeTail ? (std::isinf(got) && got < 0) : got == kUntouched;
-          if (!ok && wrongMask++ < 5)
-            ADD_FAILURE() << "row " << r << " t " << t << " (len " << len
-                          << "): " << got;
-          continue;
-        }
-        int blk = blockTables[size_t(b) * btStride + t / p.blockSize];
-        int in = t % p.blockSize;
-        const uint8_t *blockBase =
-            cache.data() + size_t(blk) * p.blockSize * kTokenBytes;
-        const uint8_t *k = blockBase + size_t(in) * kD;
-        float scale;
-        std::memcpy(&scale, blockBase + size_t(p.blockSize) * kD + 4 * in, 4);
-        double sum = 0;
-        for (int h = 0; h < H; ++h) {
-          const uint8_t *qr = q.data() + (size_t(r) * H + h) * kD;
-          double dot = 0;
-          for (int d = 0; d < kD; ++d)
-            dot += value[qr[d]] * value[k[d]];
-          sum += std::max(dot, 0.0) * double(weights[size_t(r) * H + h]);
-        }
-        double ref = sum * double(scale);
-        if (!std::isfinite(got) && wrongMask++ < 5)
-          ADD_FAILURE() << "row " << r << " t " << t << ": " << got
-                        << ", reference " << ref;
-        sxy += ref * double(got);
-        sxx += ref * ref + double(got) * double(got);
-      }
-      for (int64_t t = p.maxModelLen; t < checkedCols(p); ++t)
-        if (o[t] != kUntouched && wrongMask++ < 5)
-          ADD_FAILURE() << "row " << r << " padding " << t << " written";
-    }
-  EXPECT_EQ(wrongMask, 0);
-  if (sxx > 0) {
-    double diff = 1 - 2 * sxy / sxx;
-    EXPECT_LT(diff, 1e-3) << "calc_diff";
-  }
+  else
+    checkLogits(shape, fp8, in, p.writeTail, rows, p.outStride, checkedCols(p));
   munmap(mem, outBytes);
   return seconds;
 }
@@ -333,8 +226,8 @@ std::vector<Case> cases() {
     // and x 8 rows (chunk 64), 128 heads.
     out.push_back({{t, 16, 4, 128, 4},
                    {2, 4, 64, {130, 600}, false, 640, 640, 2, true, 8}});
-    out.push_back({{t, 16, 8, 64, 4},
-                   {1, 8, 16, {300}, false, 320, 320, 2, true, 10}});
+    out.push_back(
+        {{t, 16, 8, 64, 4}, {1, 8, 16, {300}, false, 320, 320, 2, true, 10}});
     out.push_back({{t, 128, 1, 128, 4},
                    {2, 1, 16, {17, 400}, false, 512, 512, 1, true, 9}});
   }

@@ -16,6 +16,7 @@
 #define TESSEL_TEST_EMULATOR_LOGITSREFERENCE_H
 
 #include "Fp8Ref.h"
+#include "tessel/Emulator/Emulator.h"
 
 #include <gtest/gtest.h>
 
@@ -105,6 +106,38 @@ inline LogitsInputs makeLogitsInputs(const LogitsShape &s, const Fp8Ref &fp8,
     ++in.blockShift;
   return in;
 }
+
+/// The kernel's arguments, in its launch signature's order
+/// (kernels_dsl/variants.json), over copies the launch may write: `cache`
+/// in the variant's layout, `out` of `outElems` floats, the persistent
+/// variants' `schedule`, and `last`, the split tokens of a persistent
+/// variant or the chunk of a split-grid one.
+struct LogitsLaunch {
+  std::vector<uint8_t> q, cache;
+  std::vector<float> weights;
+  std::vector<int32_t> lens, tables, schedule;
+
+  std::vector<KernelArg> args(const LogitsShape &s, const LogitsInputs &in,
+                              float *out, int64_t outElems, int64_t outStride,
+                              bool writeTail, int last) {
+    return {KernelArg::buffer(q.data(), int64_t(q.size())),
+            KernelArg::buffer(cache.data(), int64_t(cache.size())),
+            KernelArg::buffer(weights.data(), int64_t(weights.size())),
+            KernelArg::buffer(lens.data(), int64_t(lens.size())),
+            KernelArg::buffer(tables.data(), int64_t(tables.size())),
+            KernelArg::buffer(out, outElems),
+            KernelArg::buffer(schedule.data(), int64_t(schedule.size())),
+            KernelArg::i32(s.batch),
+            KernelArg::i32(s.nextN),
+            KernelArg::i32(s.lens2d ? 1 : 0),
+            KernelArg::i64(in.tableStride),
+            KernelArg::i32(in.blockShift),
+            KernelArg::i64(outStride),
+            KernelArg::i32(s.maxModelLen),
+            KernelArg::i32(writeTail ? 1 : 0),
+            KernelArg::i32(last)};
+  }
+};
 
 /// Checks the output rows (`outStride` floats each, filled with
 /// kLogitsUntouched before the launch over their first `checkedCols`).

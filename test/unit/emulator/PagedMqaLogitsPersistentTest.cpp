@@ -120,28 +120,16 @@ double runProblem(const Variant &v, const Problem &p) {
   const Fp8Ref fp8{v.target == "gfx942"};
   const LogitsInputs in = makeLogitsInputs(shape, fp8, p.seed);
   const int R = p.batch * p.nextN;
-  std::vector<uint8_t> q = in.q, cache = in.cache;
-  std::vector<float> weights = in.weights;
-  std::vector<int32_t> lens = in.lens, tables = in.tables;
-  std::vector<int32_t> schedule = referenceSchedule(p);
   std::vector<float> out(size_t(R) * p.outStride, kLogitsUntouched);
   const unsigned groups = unsigned((p.nextN + v.rows - 1) / v.rows);
+  LogitsLaunch launch{in.q,    in.cache,  in.weights,
+                      in.lens, in.tables, referenceSchedule(p)};
   auto start = std::chrono::steady_clock::now();
-  llvm::Error e = mod->launchArgs(
-      "paged_mqa_logits", {unsigned(p.numCus), 1, groups},
-      {unsigned(v.waves) * 64, 1, 1},
-      {KernelArg::buffer(q.data(), int64_t(q.size())),
-       KernelArg::buffer(cache.data(), int64_t(cache.size())),
-       KernelArg::buffer(weights.data(), int64_t(weights.size())),
-       KernelArg::buffer(lens.data(), int64_t(lens.size())),
-       KernelArg::buffer(tables.data(), int64_t(tables.size())),
-       KernelArg::buffer(out.data(), int64_t(out.size())),
-       KernelArg::buffer(schedule.data(), int64_t(schedule.size())),
-       KernelArg::i32(p.batch), KernelArg::i32(p.nextN),
-       KernelArg::i32(p.lens2d ? 1 : 0), KernelArg::i64(in.tableStride),
-       KernelArg::i32(in.blockShift), KernelArg::i64(p.outStride),
-       KernelArg::i32(p.maxModelLen), KernelArg::i32(p.writeTail ? 1 : 0),
-       KernelArg::i32(p.splitTokens)});
+  llvm::Error e =
+      mod->launchArgs("paged_mqa_logits", {unsigned(p.numCus), 1, groups},
+                      {unsigned(v.waves) * 64, 1, 1},
+                      launch.args(shape, in, out.data(), int64_t(out.size()),
+                                  p.outStride, p.writeTail, p.splitTokens));
   double seconds =
       std::chrono::duration<double>(std::chrono::steady_clock::now() - start)
           .count();

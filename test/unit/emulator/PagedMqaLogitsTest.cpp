@@ -126,7 +126,6 @@ double runProblem(const Variant &v, const Problem &p) {
   const Fp8Ref fp8{v.target == "gfx942"};
   const LogitsInputs in = makeLogitsInputs(shape, fp8, p.seed);
   const int R = p.batch * p.nextN;
-  std::vector<int32_t> lens = in.lens, tables = in.tables, schedule(2, 0);
 
   // Output rows of outStride f32, mapped lazily: with a huge stride only
   // the pages of the checked columns exist (rows past 2^31 bytes).
@@ -146,26 +145,19 @@ double runProblem(const Variant &v, const Problem &p) {
   unsigned groups = unsigned((p.nextN + v.rows - 1) / v.rows);
   // The reference reads the cache in the plain layout; a preshuffled variant
   // gets the same values in its layout.
-  std::vector<uint8_t> q = in.q;
-  std::vector<float> weights = in.weights;
-  std::vector<uint8_t> kernelCache =
-      v.preshuffle ? preshuffledCopy(in.cache, p.blockSize) : in.cache;
+  LogitsLaunch launch{
+      in.q,
+      v.preshuffle ? preshuffledCopy(in.cache, p.blockSize) : in.cache,
+      in.weights,
+      in.lens,
+      in.tables,
+      {0, 0}};
   auto start = std::chrono::steady_clock::now();
   llvm::Error e = mod->launchArgs(
       "paged_mqa_logits", {unsigned(p.splitKv), unsigned(p.batch), groups},
       {unsigned(v.waves) * 64, 1, 1},
-      {KernelArg::buffer(q.data(), int64_t(q.size())),
-       KernelArg::buffer(kernelCache.data(), int64_t(kernelCache.size())),
-       KernelArg::buffer(weights.data(), int64_t(weights.size())),
-       KernelArg::buffer(lens.data(), int64_t(lens.size())),
-       KernelArg::buffer(tables.data(), int64_t(tables.size())),
-       KernelArg::buffer(rows, int64_t(R) * p.outStride),
-       KernelArg::buffer(schedule.data(), int64_t(schedule.size())),
-       KernelArg::i32(p.batch), KernelArg::i32(p.nextN),
-       KernelArg::i32(p.lens2d ? 1 : 0), KernelArg::i64(in.tableStride),
-       KernelArg::i32(in.blockShift), KernelArg::i64(p.outStride),
-       KernelArg::i32(p.maxModelLen), KernelArg::i32(p.writeTail ? 1 : 0),
-       KernelArg::i32(v.chunk)});
+      launch.args(shape, in, rows, int64_t(R) * p.outStride, p.outStride,
+                  p.writeTail, v.chunk));
   double seconds =
       std::chrono::duration<double>(std::chrono::steady_clock::now() - start)
           .count();

@@ -22,6 +22,8 @@
 //
 //===----------------------------------------------------------------------===//
 
+#include "bench_support.h"
+#include "cli.h"
 #include "tessel/bundle.h"
 #include "tessel/tessel.h"
 
@@ -30,102 +32,15 @@
 #include <cstdio>
 #include <cstdlib>
 #include <cstring>
-#include <dlfcn.h>
 #include <numeric>
 #include <random>
 #include <string>
-#include <type_traits>
 #include <unistd.h>
 #include <vector>
 
 namespace {
 
-// The few CUDA driver entry points the timing needs (no CUDA headers).
-struct Cuda {
-  int (*init)(unsigned) = nullptr;
-  int (*deviceGet)(int *, int) = nullptr;
-  int (*primaryCtxRetain)(void **, int) = nullptr;
-  int (*ctxSetCurrent)(void *) = nullptr;
-  int (*eventCreate)(void **, unsigned) = nullptr;
-  int (*eventRecord)(void *, void *) = nullptr;
-  int (*eventSynchronize)(void *) = nullptr;
-  int (*eventElapsed)(float *, void *, void *) = nullptr;
-  int (*memcpyDtoDAsync)(uint64_t, uint64_t, size_t, void *) = nullptr;
-  int (*moduleLoadData)(void **, const void *) = nullptr;
-  int (*moduleGetFunction)(void **, void *, const char *) = nullptr;
-  int (*launchKernel)(void *, unsigned, unsigned, unsigned, unsigned, unsigned,
-                      unsigned, unsigned, void *, void **, void **) = nullptr;
-
-  bool load() {
-    void *lib = dlopen("libcuda.so.1", RTLD_NOW);
-    if (!lib)
-      return false;
-    auto sym = [&](const char *n, auto &f) {
-      f = reinterpret_cast<std::remove_reference_t<decltype(f)>>(dlsym(lib, n));
-      return f != nullptr;
-    };
-    bool ok = sym("cuInit", init) && sym("cuDeviceGet", deviceGet) &&
-              sym("cuDevicePrimaryCtxRetain", primaryCtxRetain) &&
-              sym("cuCtxSetCurrent", ctxSetCurrent) &&
-              sym("cuEventCreate", eventCreate) &&
-              sym("cuEventRecord", eventRecord) &&
-              sym("cuEventSynchronize", eventSynchronize) &&
-              sym("cuMemcpyDtoDAsync_v2", memcpyDtoDAsync) &&
-              sym("cuModuleLoadData", moduleLoadData) &&
-              sym("cuModuleGetFunction", moduleGetFunction) &&
-              sym("cuLaunchKernel", launchKernel);
-    if (!sym("cuEventElapsedTime_v2", eventElapsed))
-      ok = ok && sym("cuEventElapsedTime", eventElapsed);
-    return ok;
-  }
-};
-
-Cuda cu;
-
-[[noreturn]] void fatal(const char *what) {
-  fprintf(stderr, "tessel-cache-write-bench: %s: %s\n", what,
-          tessel_last_error());
-  exit(2);
-}
-
-void check(int rc, const char *what) {
-  if (rc != 0) {
-    fprintf(stderr, "tessel-cache-write-bench: %s failed (CUresult %d)\n", what,
-            rc);
-    exit(2);
-  }
-}
-
-// The floor a small call is held to: an empty kernel, one block of 128
-// threads, timed like the writer's calls.
-const char *kEmptyPtx = ".version 8.0\n.target sm_90\n.address_size 64\n"
-                        ".visible .entry empty() { ret; }\n";
-
-double median(std::vector<double> v);
-
-double emptyKernelUs(void *stream, void *ev0, void *ev1, int iters) {
-  void *mod = nullptr, *fn = nullptr;
-  check(cu.moduleLoadData(&mod, kEmptyPtx), "cuModuleLoadData");
-  check(cu.moduleGetFunction(&fn, mod, "empty"), "cuModuleGetFunction");
-  std::vector<double> us;
-  for (int i = -5; i < iters; ++i) {
-    check(cu.eventRecord(ev0, stream), "cuEventRecord");
-    check(cu.launchKernel(fn, 1, 1, 1, 128, 1, 1, 0, stream, nullptr, nullptr),
-          "cuLaunchKernel");
-    check(cu.eventRecord(ev1, stream), "cuEventRecord");
-    check(cu.eventSynchronize(ev1), "cuEventSynchronize");
-    float ms = 0;
-    check(cu.eventElapsed(&ms, ev0, ev1), "cuEventElapsedTime");
-    if (i >= 0)
-      us.push_back(ms * 1e3);
-  }
-  return median(us);
-}
-
-double median(std::vector<double> v) {
-  std::sort(v.begin(), v.end());
-  return v[v.size() / 2];
-}
+using namespace bench;
 
 struct Set {
   void *k = nullptr, *slots = nullptr, *cache = nullptr;
@@ -160,99 +75,54 @@ double timeCalls(tessel_context *ctx, Shape &s, int iters, void *stream,
     tc.shape[i] = shape[i];
     tc.strides[i] = strides[i];
   }
-  std::vector<double> us;
   ok = true;
-  for (int i = -5; i < iters; ++i) { // 5 warm-up calls
+  double us = medianEventUs(stream, ev0, ev1, iters, [&](int i) {
     const Set &set = s.sets[(i + 5) % s.sets.size()];
     tk.data = set.k;
     ts.data = set.slots;
     tc.data = set.cache;
-    check(cu.eventRecord(ev0, stream), "cuEventRecord");
     if (tessel_indexer_k_cache_write(ctx, &tk, &ts, &tc,
-                                     static_cast<tessel_stream>(stream)) !=
-        TESSEL_SUCCESS) {
-      fprintf(stderr, "launch failed: %s\n", tessel_last_error());
-      ok = false;
-      return 0;
-    }
-    check(cu.eventRecord(ev1, stream), "cuEventRecord");
-    check(cu.eventSynchronize(ev1), "cuEventSynchronize");
-    float ms = 0;
-    check(cu.eventElapsed(&ms, ev0, ev1), "cuEventElapsedTime");
-    if (i >= 0)
-      us.push_back(ms * 1e3);
-  }
-  return median(us);
+                                     static_cast<tessel_stream>(stream)) ==
+        TESSEL_SUCCESS)
+      return true;
+    fprintf(stderr, "launch failed: %s\n", tessel_last_error());
+    return ok = false;
+  });
+  return ok ? us : 0;
 }
 
 } // namespace
 
 int main(int argc, char **argv) {
   std::string bundlePath;
-  int iters = 200;
-  std::vector<int64_t> shapes = {64, 4096, 65536, 262144};
+  uint64_t iters = 200, tokens = 0;
   bool pickOnly = false;
-  for (int i = 1; i < argc; ++i) {
-    std::string a = argv[i];
-    if (a == "--bundle" && i + 1 < argc)
-      bundlePath = argv[++i];
-    else if (a == "--iters" && i + 1 < argc)
-      iters = std::max(5, atoi(argv[++i]));
-    else if (a == "--tokens" && i + 1 < argc && atoll(argv[i + 1]) > 0)
-      shapes = {atoll(argv[++i])};
-    else if (a == "--pick-only")
-      pickOnly = true;
-    else {
-      fprintf(stderr,
-              "usage: %s [--bundle FILE] [--iters N] [--tokens T] "
-              "[--pick-only]\n",
-              argv[0]);
-      return 2;
-    }
-  }
-  if (bundlePath.empty()) {
-    char buf[4096];
-    ssize_t n = readlink("/proc/self/exe", buf, sizeof buf - 1);
-    std::string self = n > 0 ? std::string(buf, n) : "./x";
-    bundlePath =
-        self.substr(0, self.rfind('/')) + "/../kernels/tessel_kernels.tbundle";
-  }
-
-  tessel_context *ctx = nullptr;
-  if (tessel_context_create("cuda", 0, &ctx) != TESSEL_SUCCESS) {
-    printf("SKIP: no CUDA device (%s); this benchmark needs one\n",
-           tessel_last_error());
-    return 0;
-  }
-  if (!cu.load()) {
-    printf("SKIP: libcuda.so.1 lacks the event entry points\n");
-    return 0;
-  }
-  check(cu.init(0), "cuInit");
-  int dev = 0;
-  void *pctx = nullptr;
-  check(cu.deviceGet(&dev, 0), "cuDeviceGet");
-  check(cu.primaryCtxRetain(&pctx, dev), "cuDevicePrimaryCtxRetain");
-  check(cu.ctxSetCurrent(pctx), "cuCtxSetCurrent");
-  printf("device: cuda %s, %d SMs\n", tessel_context_arch(ctx),
-         tessel_context_cu_count(ctx));
-
-  tessel::Bundle bundle;
-  std::string err;
-  if (!tessel::readBundleFile(bundlePath, bundle, err)) {
-    fprintf(stderr, "tessel-cache-write-bench: %s\n", err.c_str());
+  const std::vector<cli::Option> options = {
+      cli::text("--bundle", "FILE", "the kernel library (default: the build's)",
+                bundlePath),
+      cli::unsignedNumber("--iters", "timed calls per row (at least 5)", iters),
+      cli::unsignedNumber("--tokens", "time this one token count", tokens),
+      cli::flag("--pick-only", "time only the dispatcher's pick", pickOnly)};
+  std::string argError;
+  if (!cli::parse(argc, argv, options, argError)) {
+    fprintf(stderr, "tessel-cache-write-bench: %s\n%s", argError.c_str(),
+            cli::usage(argv[0], options).c_str());
     return 2;
   }
-  if (tessel_context_load_bundle(ctx, bundlePath.c_str()) != TESSEL_SUCCESS)
-    fatal("tessel_context_load_bundle");
-  printf("bundle: %s\n", bundlePath.c_str());
+  iters = std::max<uint64_t>(iters, 5);
+  std::vector<int64_t> shapes = {64, 4096, 65536, 262144};
+  if (tokens > 0)
+    shapes = {int64_t(tokens)};
+  if (bundlePath.empty())
+    bundlePath = defaultBundlePath();
 
-  tessel_stream stream = nullptr;
-  if (tessel_stream_create(ctx, &stream) != TESSEL_SUCCESS)
-    fatal("tessel_stream_create");
-  void *ev0 = nullptr, *ev1 = nullptr;
-  check(cu.eventCreate(&ev0, 0), "cuEventCreate");
-  check(cu.eventCreate(&ev1, 0), "cuEventCreate");
+  CudaBench cb;
+  if (!openCudaBench(bundlePath, cb))
+    return 0;
+  tessel_context *ctx = cb.ctx;
+  const tessel::Bundle &bundle = cb.bundle;
+  tessel_stream stream = cb.stream;
+  void *ev0 = cb.ev0, *ev1 = cb.ev1;
 
   // The copy bandwidth: 1 GiB device to device, read + write.
   const size_t copyBytes = size_t(1) << 30;
@@ -280,9 +150,9 @@ int main(int argc, char **argv) {
          copyTbps, copyMs.size());
   tessel_free(ctx, src);
   tessel_free(ctx, dst);
-  const double emptyUs = emptyKernelUs(stream, ev0, ev1, iters);
+  const double emptyUs = emptyKernelUs(stream, ev0, ev1, int(iters));
   printf("empty kernel (1 block, CUDA events): %.2f us (median of %d)\n",
-         emptyUs, iters);
+         emptyUs, int(iters));
 
   // Contexts holding one bf16 code object each, for the per-variant rows.
   std::string arch = tessel_context_arch(ctx);
@@ -290,29 +160,16 @@ int main(int argc, char **argv) {
   for (const tessel::BundleEntry &e : bundle.entries) {
     if (pickOnly)
       break;
-    int64_t bf16 = 0;
+    // The timed call is the plain layout with f32 scales: the preshuffle and
+    // ue8m0 variants cannot serve it.
+    int64_t bf16 = 0, preshuffle = 0, ue8m0 = 0;
+    e.knob("preshuffle", preshuffle);
+    e.knob("scale_ue8m0", ue8m0);
     if (tessel::codeObjectRank(e, arch, e.format) < 0 ||
         e.format == tessel::CodeFormat::Simt || !e.knob("k_bf16", bf16) ||
-        !bf16)
+        !bf16 || preshuffle || ue8m0)
       continue;
-    tessel::Bundle one;
-    one.compilerVersion = bundle.compilerVersion;
-    one.entries.push_back(e);
-    std::string bytes;
-    char path[] = "/tmp/tessel-bench-XXXXXX";
-    int fd = mkstemp(path);
-    if (!tessel::serializeBundle(one, bytes, err) || fd < 0 ||
-        write(fd, bytes.data(), bytes.size()) !=
-            static_cast<ssize_t>(bytes.size())) {
-      fprintf(stderr, "cannot write a one-variant bundle\n");
-      return 2;
-    }
-    close(fd);
-    tessel_context *v = nullptr;
-    if (tessel_context_create("cuda", 0, &v) != TESSEL_SUCCESS ||
-        tessel_context_load_bundle(v, path) != TESSEL_SUCCESS)
-      fatal("one-variant context");
-    unlink(path);
+    tessel_context *v = oneVariantContext("cuda", bundle, e);
     int64_t tpp = 0, waves = 1;
     e.knob("tokens_per_program", tpp);
     e.knob("num_waves", waves);
@@ -358,7 +215,7 @@ int main(int argc, char **argv) {
         fatal("set up the inputs");
       s.sets.push_back(set);
     }
-    int n = T >= 262144 ? std::max(20, iters / 4) : iters;
+    int n = T >= 262144 ? std::max(20, int(iters) / 4) : int(iters);
     auto row = [&](const char *name, tessel_context *c) {
       bool ok = false;
       double us = timeCalls(c, s, n, stream, ev0, ev1, ok);

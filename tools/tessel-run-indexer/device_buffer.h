@@ -10,14 +10,17 @@
 
 #include "tessel/tessel.h"
 
+#include <cerrno>
 #include <cstdio>
 #include <cstdlib>
 #include <vector>
 
 namespace indexer {
 
+/// Exits (status 2) with the runtime's last error, naming the program.
 [[noreturn]] inline void fatal(const char *what) {
-  fprintf(stderr, "tessel-run-indexer: %s: %s\n", what, tessel_last_error());
+  fprintf(stderr, "%s: %s: %s\n", program_invocation_short_name, what,
+          tessel_last_error());
   exit(2);
 }
 

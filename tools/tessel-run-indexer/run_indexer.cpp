@@ -18,6 +18,7 @@
 //
 //===----------------------------------------------------------------------===//
 
+#include "bench_support.h"
 #include "cli.h"
 #include "decode_step.h"
 #include "device_buffer.h"
@@ -301,17 +302,6 @@ std::string caseName(const Case &c) {
   return buf;
 }
 
-std::string selfDir() {
-  char buf[4096];
-  ssize_t n = readlink("/proc/self/exe", buf, sizeof buf - 1);
-  if (n <= 0)
-    return ".";
-  buf[n] = 0;
-  std::string p(buf);
-  size_t slash = p.rfind('/');
-  return slash == std::string::npos ? "." : p.substr(0, slash);
-}
-
 bool fileExists(const std::string &p) { return access(p.c_str(), R_OK) == 0; }
 
 int runTable(tessel_context *ctx, const std::vector<Case> &cases, bool fnuz,
@@ -372,7 +362,7 @@ int main(int argc, char **argv) {
   if (runtimeLoads)
     bundlePath = envBundle;
   else if (bundlePath.empty())
-    bundlePath = selfDir() + "/../kernels/tessel_kernels.tbundle";
+    bundlePath = bench::defaultBundlePath();
   if (!fileExists(bundlePath)) {
     fprintf(stderr,
             "tessel-run-indexer: no bundle at %s (build the `tessel_kernels` "
@@ -442,28 +432,8 @@ int main(int argc, char **argv) {
       if (e.kernel != "indexer_k_cache_write" ||
           tessel::codeObjectRank(e, arch, e.format) < 0 || simt != !gpu)
         continue;
-      tessel::Bundle one;
-      one.compilerVersion = bundle.compilerVersion;
-      one.entries.push_back(e);
-      std::string bytes;
-      if (!tessel::serializeBundle(one, bytes, err)) {
-        fprintf(stderr, "tessel-run-indexer: %s\n", err.c_str());
-        return 2;
-      }
-      char path[] = "/tmp/tessel-variant-XXXXXX";
-      int fd = mkstemp(path);
-      if (fd < 0 || write(fd, bytes.data(), bytes.size()) !=
-                        static_cast<ssize_t>(bytes.size())) {
-        fprintf(stderr, "tessel-run-indexer: cannot write %s\n", path);
-        return 2;
-      }
-      close(fd);
-      tessel_context *vctx = nullptr;
-      if (tessel_context_create(device.c_str(), 0, &vctx) != TESSEL_SUCCESS)
-        fatal("tessel_context_create (variant)");
-      if (tessel_context_load_bundle(vctx, path) != TESSEL_SUCCESS)
-        fatal("tessel_context_load_bundle (variant)");
-      unlink(path);
+      tessel_context *vctx =
+          bench::oneVariantContext(device.c_str(), bundle, e);
       int64_t bf16 = 1, ps = 0, ue = 0;
       e.knob("k_bf16", bf16);
       e.knob("preshuffle", ps);

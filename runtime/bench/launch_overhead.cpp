@@ -4,9 +4,9 @@
 // argument validation, the tuned-table pick, marshalling and the driver's
 // launch, against a bare cuLaunchKernel of the same kernel.
 //
-//   tessel-launch-overhead [BUNDLE] [--calls N] [--tokens T]
+//   tessel-launch-overhead [--bundle FILE] [--calls N] [--tokens T]
 //
-// Without BUNDLE it loads a built-in bundle holding an empty PTX kernel with
+// Without --bundle it loads a built-in bundle holding an empty PTX kernel with
 // the op's 19-parameter signature, so only host overhead is measured. Prints
 // the median and p90 microseconds per call. The driver's own cost is timed
 // three ways in the same rounds: the 19 parameters as a pointer array (what
@@ -16,6 +16,7 @@
 //
 //===----------------------------------------------------------------------===//
 
+#include "cli.h"
 #include "tessel/bundle.h"
 #include "tessel/tessel.h"
 
@@ -119,20 +120,23 @@ Stats stats(std::vector<double> v) {
 
 int main(int argc, char **argv) {
   std::string bundle;
-  int calls = 20000;
-  long long tokens = 1;
-  for (int i = 1; i < argc; ++i) {
-    if (!strcmp(argv[i], "--calls") && i + 1 < argc)
-      calls = atoi(argv[++i]);
-    else if (!strcmp(argv[i], "--tokens") && i + 1 < argc)
-      tokens = atoll(argv[++i]);
-    else
-      bundle = argv[i];
+  uint64_t callsArg = 20000;
+  uint64_t tokensArg = 1;
+  const std::vector<cli::Option> options = {
+      cli::text("--bundle", "FILE",
+                "the kernel library (default: an empty kernel only)", bundle),
+      cli::unsignedNumber("--calls", "timed calls (100 to 10^7)", callsArg),
+      cli::unsignedNumber(
+          "--tokens", "tokens per writer call (0: checks only; at most 2^24)",
+          tokensArg)};
+  std::string argError;
+  if (!cli::parse(argc, argv, options, argError)) {
+    fprintf(stderr, "tessel-launch-overhead: %s\n%s", argError.c_str(),
+            cli::usage(argv[0], options).c_str());
+    return 2;
   }
-  if (calls < 100)
-    calls = 100;
-  if (tokens < 0)
-    tokens = 0;
+  int calls = int(std::clamp<uint64_t>(callsArg, 100, 10000000));
+  long long tokens = (long long)std::min<uint64_t>(tokensArg, 1ull << 24);
   bool builtIn = bundle.empty();
   if (builtIn)
     bundle = writeEmptyBundle();

@@ -47,9 +47,9 @@ step run-indexer run_indexer.log 180 "$B/bin/tessel-run-indexer" --device cuda \
 step bench bench.log 240 "$B/bin/tessel-cache-write-bench" --bundle "$BUNDLE"
 step launch-overhead-empty launch_overhead.log 60 "$B/bin/tessel-launch-overhead"
 step launch-overhead-real launch_overhead.log 60 "$B/bin/tessel-launch-overhead" \
-  "$BUNDLE" --tokens 1
+  --bundle "$BUNDLE" --tokens 1
 step launch-overhead-checks launch_overhead.log 60 "$B/bin/tessel-launch-overhead" \
-  "$BUNDLE" --tokens 0
+  --bundle "$BUNDLE" --tokens 0
 step metadata-bench metadata_bench.log 60 "$B/bin/tessel-metadata-bench" \
   --bundle "$BUNDLE"
 export PYTHONUNBUFFERED=1

@@ -56,7 +56,7 @@ grep -iE 'error' "$OUTDIR/build.log" "$OUTDIR/build_extension.log" | head -20
 
 step launch-overhead-empty launch_overhead.log 60 "$B/bin/tessel-launch-overhead"
 step launch-overhead-real launch_overhead.log 60 "$B/bin/tessel-launch-overhead" \
-  "$BUNDLE" --tokens 1
+  --bundle "$BUNDLE" --tokens 1
 grep -E 'tessel_|bare|overhead' "$OUTDIR/launch_overhead.log"
 
 step pytest pytest.log 180 env TESSEL_TEST_CUDA_BUNDLE="$BUNDLE" \

@@ -25,17 +25,7 @@ B=/tmp/tessel-logits-build
 LIB=$B/lib/libtessel_runtime.so
 export CXX=/usr/bin/g++ PYTHONUNBUFFERED=1 PYTHONPATH=$PWD/runtime/python
 status=0
-step() { # step NAME LOG TIMEOUT CMD...: run, log, remember a failure
-  local name=$1 log=$2 limit=$3; shift 3
-  echo "=== $name: $*" >>"$OUTDIR/$log"
-  local t0=$(date +%s%N)
-  timeout "$limit" "$@" >>"$OUTDIR/$log" 2>&1
-  local rc=$?
-  echo "=== $name: rc=$rc, $(( ($(date +%s%N) - t0) / 1000000 )) ms" |
-    tee -a "$OUTDIR/$log"
-  [ $rc -ne 0 ] && status=1
-  return $rc
-}
+. "$(dirname "${BASH_SOURCE[0]}")/timed_step.sh"
 
 { date -u; nvidia-smi --query-gpu=name,driver_version,clocks.sm,clocks.mem \
     --format=csv; python3 -c 'import torch; print("torch", torch.__version__)'

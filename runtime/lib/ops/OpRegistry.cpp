@@ -73,6 +73,32 @@ Status opError(const OpCall &c, const char *fmt, ...) {
                        std::string(c.op->name) + ": " + buf);
 }
 
+TensorSpec contextLensTensor() {
+  return {"context_lens",
+          dtypeBit(TESSEL_DTYPE_I32),
+          {{"B"}, {"B", "next_n"}},
+          StrideRule::Contiguous,
+          nullptr,
+          1,
+          4};
+}
+
+Status checkContextLens(const OpCall &c, int tensor, int64_t count, int64_t max,
+                        const char *maxName) {
+  const int32_t *lens = static_cast<const int32_t *>(c.t[tensor]->data);
+  for (int64_t i = 0; i < count; ++i) {
+    if (lens[i] < 0)
+      return opError(c, "context_lens[%" PRId64 "] = %d is negative", i,
+                     lens[i]);
+    if (maxName && lens[i] > max)
+      return opError(c,
+                     "context_lens[%" PRId64 "] = %d is greater than %s = "
+                     "%" PRId64,
+                     i, lens[i], maxName, max);
+  }
+  return Status::ok();
+}
+
 namespace {
 
 // Reads a tensor's dtype as a plain integer: callers may store any value in

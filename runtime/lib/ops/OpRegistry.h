@@ -218,6 +218,17 @@ struct OpPick {
 Status opError(const OpCall &c, const char *fmt, ...)
     __attribute__((format(printf, 2, 3)));
 
+/// The indexer ops' `context_lens`: int32, [B] (one length per sequence)
+/// or [B, next_n] (one per row), contiguous (DESIGN.md §3.1).
+TensorSpec contextLensTensor();
+
+/// Checks, where device memory is host memory, that each of the first
+/// `count` lengths in tensor `tensor` is at least 0 and at most `max`;
+/// the error names the length and, as `maxName`, the bound (null: no upper
+/// bound).
+Status checkContextLens(const OpCall &c, int tensor, int64_t count, int64_t max,
+                        const char *maxName);
+
 struct OpSpec {
   const char *name;   // op name, table <name>.csv, C entry tessel_<name>
   const char *kernel; // kernel symbol in bundles

@@ -51,23 +51,16 @@ int64_t ceilDiv(int64_t a, int64_t b) { return (a + b - 1) / b; }
 
 // Lengths and block ids, where device memory is host memory.
 Status checkValues(OpCall &c) {
+  int64_t perBatch = c[Lens2d] ? c[NextN] : 1;
+  if (Status s = checkContextLens(c, ContextLens, c[B] * perBatch,
+                                  c[MaxModelLen], "max_model_len"))
+    return s;
   const int32_t *lens = static_cast<const int32_t *>(c.t[ContextLens]->data);
   const int32_t *tables = static_cast<const int32_t *>(c.t[BlockTables]->data);
-  int64_t perBatch = c[Lens2d] ? c[NextN] : 1;
   for (int64_t b = 0; b < c[B]; ++b) {
     int64_t longest = 0;
-    for (int64_t j = 0; j < perBatch; ++j) {
-      int64_t i = b * perBatch + j, v = lens[i];
-      if (v < 0)
-        return opError(c, "context_lens[%" PRId64 "] = %" PRId64 " is negative",
-                       i, v);
-      if (v > c[MaxModelLen])
-        return opError(c,
-                       "context_lens[%" PRId64 "] = %" PRId64
-                       " is greater than max_model_len = %" PRId64,
-                       i, v, c[MaxModelLen]);
-      longest = std::max(longest, v);
-    }
+    for (int64_t j = 0; j < perBatch; ++j)
+      longest = std::max<int64_t>(longest, lens[b * perBatch + j]);
     int64_t blocks = ceilDiv(longest, c[BlockSize]);
     if (blocks > c[MaxBlocks])
       return opError(c,
@@ -314,13 +307,7 @@ OpSpec spec = {
       nullptr,
       1,
       4},
-     {"context_lens",
-      dtypeBit(TESSEL_DTYPE_I32),
-      {{"B"}, {"B", "next_n"}},
-      StrideRule::Contiguous,
-      nullptr,
-      1,
-      4},
+     contextLensTensor(),
      {"block_tables",
       dtypeBit(TESSEL_DTYPE_I32),
       {{"B", "max_blocks_per_seq"}},

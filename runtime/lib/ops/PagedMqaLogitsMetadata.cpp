@@ -21,14 +21,9 @@ Status check(OpCall &c) {
   c.set(Lens2d, c.rankAlt[ContextLens] == 1);
   if (!c.bound[NextN])
     c.set(NextN, 1);
-  if (c.device && c.device->hostMemory()) {
-    const int32_t *lens = static_cast<const int32_t *>(c.t[ContextLens]->data);
-    int64_t n = c[B] * (c[Lens2d] ? c[NextN] : 1);
-    for (int64_t i = 0; i < n; ++i)
-      if (lens[i] < 0)
-        return opError(c, "context_lens[%" PRId64 "] = %d is negative", i,
-                       lens[i]);
-  }
+  if (c.device && c.device->hostMemory())
+    return checkContextLens(c, ContextLens, c[B] * (c[Lens2d] ? c[NextN] : 1),
+                            0, nullptr);
   return Status::ok();
 }
 
@@ -42,13 +37,7 @@ OpSpec spec = {
      {"split_tokens", 1, INT32_MAX},
      {"num_cus", 1, 1 << 20}},
     /*tensors=*/
-    {{"context_lens",
-      dtypeBit(TESSEL_DTYPE_I32),
-      {{"B"}, {"B", "next_n"}},
-      StrideRule::Contiguous,
-      nullptr,
-      1,
-      4},
+    {contextLensTensor(),
      {"schedule",
       dtypeBit(TESSEL_DTYPE_I32),
       {{"num_cus+1", "2"}},

@@ -20,23 +20,6 @@ namespace {
 enum Sym { R, L, RowStride, B, NextN, Lens2d, K, Stable, Sorted };
 enum Tensor { Logits, ContextLens, Indices };
 
-// Lengths, where device memory is host memory: each in [0, L].
-Status checkLengths(const OpCall &c) {
-  const int32_t *lens = static_cast<const int32_t *>(c.t[ContextLens]->data);
-  int64_t n = c[B] * (c[Lens2d] ? c[NextN] : 1);
-  for (int64_t i = 0; i < n; ++i) {
-    if (lens[i] < 0)
-      return opError(c, "context_lens[%" PRId64 "] = %d is negative", i,
-                     lens[i]);
-    if (lens[i] > c[L])
-      return opError(c,
-                     "context_lens[%" PRId64 "] = %d is greater than the "
-                     "logits' %" PRId64 " columns",
-                     i, lens[i], c[L]);
-  }
-  return Status::ok();
-}
-
 Status check(OpCall &c) {
   c.set(Lens2d, c.rankAlt[ContextLens] == 1);
   if (c[R] != c[B] * c[NextN])
@@ -48,7 +31,8 @@ Status check(OpCall &c) {
     return opError(c, "sorted output is not implemented yet; sort the "
                       "returned indices by value");
   if (c.device && c.device->hostMemory() && c[B] > 0)
-    return checkLengths(c);
+    return checkContextLens(c, ContextLens, c[B] * (c[Lens2d] ? c[NextN] : 1),
+                            c[L], "the logits' columns, L");
   return Status::ok();
 }
 
@@ -79,13 +63,7 @@ OpSpec spec = {
       "row_stride",
       1,
       4},
-     {"context_lens",
-      dtypeBit(TESSEL_DTYPE_I32),
-      {{"B"}, {"B", "next_n"}},
-      StrideRule::Contiguous,
-      nullptr,
-      1,
-      4},
+     contextLensTensor(),
      {"indices",
       dtypeBit(TESSEL_DTYPE_I32),
       {{"R", "k"}},

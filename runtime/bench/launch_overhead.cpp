@@ -129,12 +129,8 @@ int main(int argc, char **argv) {
       cli::unsignedNumber(
           "--tokens", "tokens per writer call (0: checks only; at most 2^24)",
           tokensArg)};
-  std::string argError;
-  if (!cli::parse(argc, argv, options, argError)) {
-    fprintf(stderr, "tessel-launch-overhead: %s\n%s", argError.c_str(),
-            cli::usage(argv[0], options).c_str());
+  if (!cli::parseOrReport("tessel-launch-overhead", argc, argv, options))
     return 2;
-  }
   int calls = int(std::clamp<uint64_t>(callsArg, 100, 10000000));
   long long tokens = (long long)std::min<uint64_t>(tokensArg, 1ull << 24);
   bool builtIn = bundle.empty();

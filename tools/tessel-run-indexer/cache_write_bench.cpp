@@ -103,12 +103,8 @@ int main(int argc, char **argv) {
       cli::unsignedNumber("--iters", "timed calls per row (at least 5)", iters),
       cli::unsignedNumber("--tokens", "time this one token count", tokens),
       cli::flag("--pick-only", "time only the dispatcher's pick", pickOnly)};
-  std::string argError;
-  if (!cli::parse(argc, argv, options, argError)) {
-    fprintf(stderr, "tessel-cache-write-bench: %s\n%s", argError.c_str(),
-            cli::usage(argv[0], options).c_str());
+  if (!cli::parseOrReport("tessel-cache-write-bench", argc, argv, options))
     return 2;
-  }
   iters = std::max<uint64_t>(iters, 5);
   std::vector<int64_t> shapes = {64, 4096, 65536, 262144};
   if (tokens > 0)

@@ -11,6 +11,7 @@
 
 #include <cerrno>
 #include <cstdint>
+#include <cstdio>
 #include <cstdlib>
 #include <functional>
 #include <string>
@@ -94,6 +95,17 @@ inline bool parse(int argc, char **argv, const std::vector<Option> &options,
     }
   }
   return true;
+}
+
+/// parse(), or the error and the usage on stderr as "<tool>: <error>".
+inline bool parseOrReport(const char *tool, int argc, char **argv,
+                          const std::vector<Option> &options) {
+  std::string error;
+  if (parse(argc, argv, options, error))
+    return true;
+  fprintf(stderr, "%s: %s\n%s", tool, error.c_str(),
+          usage(argv[0], options).c_str());
+  return false;
 }
 
 } // namespace cli

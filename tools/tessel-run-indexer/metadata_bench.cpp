@@ -49,12 +49,8 @@ int main(int argc, char **argv) {
       cli::unsignedNumber("--iters", "timed calls per row (at least 5)", iters),
       cli::unsignedNumber("--ctx", "the mean context length (at least 1)",
                           ctxTokens)};
-  std::string argError;
-  if (!cli::parse(argc, argv, options, argError)) {
-    fprintf(stderr, "tessel-metadata-bench: %s\n%s", argError.c_str(),
-            cli::usage(argv[0], options).c_str());
+  if (!cli::parseOrReport("tessel-metadata-bench", argc, argv, options))
     return 2;
-  }
   iters = std::max<uint64_t>(iters, 5);
   ctxTokens = std::max<uint64_t>(ctxTokens, 1);
   if (bundlePath.empty())

@@ -343,12 +343,8 @@ int main(int argc, char **argv) {
                 "also run a few shapes on every code object the device runs",
                 eachVariant),
       cli::flag("--quiet", "do not log the dispatcher's picks", quiet)};
-  std::string argError;
-  if (!cli::parse(argc, argv, options, argError)) {
-    fprintf(stderr, "tessel-run-indexer: %s\n%s", argError.c_str(),
-            cli::usage(argv[0], options).c_str());
+  if (!cli::parseOrReport("tessel-run-indexer", argc, argv, options))
     return 2;
-  }
 
   // Log the dispatcher's pick of every call (stderr).
   if (!quiet &&

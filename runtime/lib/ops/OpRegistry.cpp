@@ -83,9 +83,13 @@ TensorSpec contextLensTensor() {
           4};
 }
 
-Status checkContextLens(const OpCall &c, int tensor, int64_t count, int64_t max,
+Status checkContextLens(const OpCall &c, int tensor, int64_t max,
                         const char *maxName) {
-  const int32_t *lens = static_cast<const int32_t *>(c.t[tensor]->data);
+  const tessel_tensor *t = c.t[tensor];
+  const int32_t *lens = static_cast<const int32_t *>(t->data);
+  int64_t count = 1;
+  for (int32_t d = 0; d < t->rank; ++d)
+    count *= t->shape[d];
   for (int64_t i = 0; i < count; ++i) {
     if (lens[i] < 0)
       return opError(c, "context_lens[%" PRId64 "] = %d is negative", i,

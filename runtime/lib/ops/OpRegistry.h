@@ -222,11 +222,11 @@ Status opError(const OpCall &c, const char *fmt, ...)
 /// or [B, next_n] (one per row), contiguous (DESIGN.md §3.1).
 TensorSpec contextLensTensor();
 
-/// Checks, where device memory is host memory, that each of the first
-/// `count` lengths in tensor `tensor` is at least 0 and at most `max`;
-/// the error names the length and, as `maxName`, the bound (null: no upper
-/// bound).
-Status checkContextLens(const OpCall &c, int tensor, int64_t count, int64_t max,
+/// Checks, where device memory is host memory, that each length in tensor
+/// `tensor` (a validated contextLensTensor()) is at least 0 and at most
+/// `max`; the error names the length and, as `maxName`, the bound (null: no
+/// upper bound).
+Status checkContextLens(const OpCall &c, int tensor, int64_t max,
                         const char *maxName);
 
 struct OpSpec {

@@ -52,8 +52,8 @@ int64_t ceilDiv(int64_t a, int64_t b) { return (a + b - 1) / b; }
 // Lengths and block ids, where device memory is host memory.
 Status checkValues(OpCall &c) {
   int64_t perBatch = c[Lens2d] ? c[NextN] : 1;
-  if (Status s = checkContextLens(c, ContextLens, c[B] * perBatch,
-                                  c[MaxModelLen], "max_model_len"))
+  if (Status s =
+          checkContextLens(c, ContextLens, c[MaxModelLen], "max_model_len"))
     return s;
   const int32_t *lens = static_cast<const int32_t *>(c.t[ContextLens]->data);
   const int32_t *tables = static_cast<const int32_t *>(c.t[BlockTables]->data);

@@ -22,8 +22,7 @@ Status check(OpCall &c) {
   if (!c.bound[NextN])
     c.set(NextN, 1);
   if (c.device && c.device->hostMemory())
-    return checkContextLens(c, ContextLens, c[B] * (c[Lens2d] ? c[NextN] : 1),
-                            0, nullptr);
+    return checkContextLens(c, ContextLens, 0, nullptr);
   return Status::ok();
 }
 

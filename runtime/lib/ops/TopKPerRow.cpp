@@ -31,8 +31,7 @@ Status check(OpCall &c) {
     return opError(c, "sorted output is not implemented yet; sort the "
                       "returned indices by value");
   if (c.device && c.device->hostMemory() && c[B] > 0)
-    return checkContextLens(c, ContextLens, c[B] * (c[Lens2d] ? c[NextN] : 1),
-                            c[L], "the logits' columns, L");
+    return checkContextLens(c, ContextLens, c[L], "the logits' columns, L");
   return Status::ok();
 }
 

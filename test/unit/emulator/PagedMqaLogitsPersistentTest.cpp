@@ -221,10 +221,10 @@ TEST_P(PagedMqaLogitsPersistentPreshuffled, MatchesFloat64Reference) {
   std::printf("[ emulator ] %s: %.2f s\n", c.v.name().c_str(), s);
 }
 
-// The library's persistent preshuffled variants (64 and 32 heads, one row
-// per program, 128-token chunks; kernels_dsl/variants.json) and next_n = 2
-// packed into one M tile of 2 x 32 heads. A preshuffled cache needs
-// block_size % 16 == 0: blocks 16 and 64.
+// The library's persistent preshuffled variants (kernels_dsl/variants.json:
+// 64 and 32 heads with one row per program, 32 heads with two, so that
+// next_n = 2 packs into one M tile; 128-token chunks). A preshuffled cache
+// needs block_size % 16 == 0: blocks 16 and 64.
 std::vector<Case> preshuffledCases() {
   std::vector<Case> out;
   for (std::string t : {"gfx942", "gfx950"}) {

@@ -4,7 +4,8 @@
 // tessel_paged_mqa_logits on the real emulator with the kernel library, on
 // a shape where the dispatcher's heuristic picks a persistent variant (three
 // batches of uneven lengths, one of them 0, and max_model_len 16384 on a
-// 304-CU gfx942), over a plain cache and over a preshuffled one
+// 304-CU gfx942 or a 256-CU gfx950, whose q and K are in the chip's fp8
+// format), over a plain cache and over a preshuffled one
 // (TESSEL_LOGITS_PRESHUFFLED, [block/16][D/16][16 tok][16 B] per block): the
 // pick is logged as persistent with the cache's preshuffle, the runtime runs
 // the schedule kernel into its workspace and then the persistent kernel, and
@@ -45,15 +46,19 @@ std::string pickedKnobs(const std::string &log) {
   return " " + log.substr(open + 1, close - open - 1) + " ";
 }
 
-/// One call of the op on the persistent shape, its value bytes laid out
-/// plain or preshuffled (valueOffset), checked against the reference.
-void runPersistentCall(bool preshuffle) {
+/// One call of the op on the persistent shape on emu:`arch` (`cus` CUs), its
+/// value bytes laid out plain or preshuffled (valueOffset), checked against
+/// the reference.
+void runPersistentCall(const char *arch, int cus, bool preshuffle) {
+  const Fp8 fmt = std::string(arch) == "gfx942" ? Fp8::E4M3FNUZ : Fp8::E4M3FN;
   if (!exists(TESSEL_KERNEL_BUNDLE))
     GTEST_SKIP() << "no kernel library at " TESSEL_KERNEL_BUNDLE;
   ASSERT_EQ(tessel_config_set("TESSEL_EMU_LIBRARY", TESSEL_EMU_PATH),
             TESSEL_SUCCESS);
   tessel_context *ctx = nullptr;
-  ASSERT_EQ(tessel_context_create("emu:gfx942", 0, &ctx), TESSEL_SUCCESS)
+  ASSERT_EQ(
+      tessel_context_create((std::string("emu:") + arch).c_str(), 0, &ctx),
+      TESSEL_SUCCESS)
       << tessel_last_error();
   ASSERT_EQ(tessel_context_load_bundle(ctx, TESSEL_KERNEL_BUNDLE),
             TESSEL_SUCCESS)
@@ -66,8 +71,7 @@ void runPersistentCall(bool preshuffle) {
   // fp8 codes with |value| <= 2 (no NaN), uniformly.
   std::vector<uint8_t> codes;
   for (int c = 0; c < 256; ++c)
-    if (std::fabs(tessel_test::fp8Decode(tessel_test::Fp8::E4M3FNUZ,
-                                         uint8_t(c))) <= 2.0)
+    if (std::fabs(fp8Decode(fmt, uint8_t(c))) <= 2.0)
       codes.push_back(uint8_t(c));
   std::uniform_int_distribution<size_t> pick(0, codes.size() - 1);
   std::uniform_real_distribution<float> wv(-1.0f, 1.0f), sv(0.01f, 0.2f);
@@ -127,7 +131,8 @@ void runPersistentCall(bool preshuffle) {
   else
     EXPECT_EQ(knobs.find(" preshuffle=1 "), std::string::npos) << log;
   EXPECT_NE(log.find("rule=heuristic"), std::string::npos) << log;
-  EXPECT_NE(log.find("grid=304"), std::string::npos) << log;
+  EXPECT_NE(log.find("grid=" + std::to_string(cus) + " "), std::string::npos)
+      << log;
 
   int wrong = 0;
   double sxy = 0, sxx = 0;
@@ -147,10 +152,8 @@ void runPersistentCall(bool preshuffle) {
       for (int64_t h = 0; h < H; ++h) {
         double dot = 0;
         for (int64_t d = 0; d < D; ++d)
-          dot += tessel_test::fp8Decode(tessel_test::Fp8::E4M3FNUZ,
-                                        q[(b * H + h) * D + d]) *
-                 tessel_test::fp8Decode(tessel_test::Fp8::E4M3FNUZ,
-                                        base[valueOffset(preshuffle, in, d)]);
+          dot += fp8Decode(fmt, q[(b * H + h) * D + d]) *
+                 fp8Decode(fmt, base[valueOffset(preshuffle, in, d)]);
         sum += std::max(dot, 0.0) * double(w[b * H + h]);
       }
       double ref = sum * double(scale);
@@ -168,9 +171,13 @@ void runPersistentCall(bool preshuffle) {
 } // namespace
 
 TEST(PersistentLogitsOp, HeuristicPicksPersistentAndMatchesTheReference) {
-  runPersistentCall(/*preshuffle=*/false);
+  runPersistentCall("gfx942", 304, /*preshuffle=*/false);
 }
 
 TEST(PersistentLogitsOp, PreshuffledCallPicksPersistentPreshuffled) {
-  runPersistentCall(/*preshuffle=*/true);
+  runPersistentCall("gfx942", 304, /*preshuffle=*/true);
+}
+
+TEST(PersistentLogitsOp, PreshuffledCallOnGfx950) {
+  runPersistentCall("gfx950", 256, /*preshuffle=*/true);
 }

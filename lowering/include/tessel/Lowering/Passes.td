@@ -79,8 +79,9 @@ def VerifySimtLevel : Pass<"verify-simt-level", "::mlir::ModuleOp"> {
     Fails, naming the op, when a `gpu.func` contains an op that SIMT IR
     does not allow (see `lowering/SIMT_IR.md`): tile ops, tensors, ops of
     the other vendor's dialects (`amdgpu` / `rocdl` on NVIDIA; `nvvm`,
-    `nvgpu.device_async_copy` and `gpu.shuffle` on AMD), or dialects
-    outside the list. It changes nothing.
+    `nvgpu.device_async_copy` and `gpu.shuffle` on AMD), dialects outside
+    the list, or a lane move (DPP, swizzles, permlane swaps, ds_bpermute,
+    shuffles) of anything but one 32-bit scalar. It changes nothing.
 
     Before and after: the same module. On
     ```mlir

@@ -357,23 +357,33 @@ void runArgmax(const std::string &target, const Shape &s,
     EXPECT_EQ(y[r], want[r]) << "row " << r;
 }
 
-/// Inputs of shape `s`: random values in [-100, 100]; a few distinct
-/// values (ties, both zeros); only negative values; one value everywhere.
+/// Inputs of shape `s` (no NaNs): random values in [-100, 100]; a few
+/// distinct values (ties); negative values and zeros of both signs, so that
+/// the maximum is a tie of -0.0 and +0.0; only negative values; one value
+/// everywhere.
 std::vector<std::pair<std::string, std::vector<float>>>
 argmaxInputs(const Shape &s) {
   std::mt19937 rng(17);
   std::uniform_real_distribution<float> wide(-100.f, 100.f);
   std::uniform_int_distribution<int> pick(0, 6);
   const float few[] = {-3.f, -2.5f, -1.f, -0.f, 0.f, 1.f, 2.f};
-  std::vector<float> random(s.size()), ties(s.size()), negative(s.size()),
-      equal(s.size(), -1.5f);
+  std::vector<float> random(s.size()), ties(s.size()), zeros(s.size()),
+      negative(s.size()), equal(s.size(), -1.5f);
   for (int64_t i = 0; i < s.size(); ++i) {
     random[i] = wide(rng);
     ties[i] = few[pick(rng)];
+    zeros[i] = few[pick(rng) % 5]; // -3 .. +0.0
     negative[i] = -std::fabs(wide(rng)) - 1.f;
+  }
+  // Every row's first zero is -0.0 (column 1), a later one +0.0.
+  for (int64_t r = 0; r < s.rows; ++r) {
+    zeros[r * s.cols] = -3.f;
+    zeros[r * s.cols + 1] = -0.f;
+    zeros[r * s.cols + s.cols - 1] = 0.f;
   }
   return {{"random", random},
           {"ties", ties},
+          {"signed zeros", zeros},
           {"negative", negative},
           {"all equal", equal}};
 }

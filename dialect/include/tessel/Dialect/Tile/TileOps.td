@@ -478,7 +478,7 @@ def Tile_DotWaitOp : Tile_Op<"dot_wait", [
 }
 
 def Tile_ReduceOp : Tile_Op<"reduce", [Pure]> {
-  let summary = "Reduces a tensor along one axis with add, max or min";
+  let summary = "Reduces a tensor along one axis with add, max, min, umax or umin";
   let description = [{
     Removes dimension `axis`; reducing a 1-D tensor gives a scalar. `max`
     and `min` compare integers as signed, `umax` and `umin` (integers only)

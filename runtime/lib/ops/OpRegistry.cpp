@@ -942,8 +942,15 @@ struct CachedPlan {
   OpPick pick;
   uint32_t grid[3];
 };
-constexpr size_t kPlanCacheSize = 32; // direct-mapped, per thread
-thread_local CachedPlan planCache[kPlanCacheSize];
+// Per thread, two ways per set: the ops of one decode step (writer,
+// schedule, logits, top-k) run in turn, and two of them whose keys share a
+// set would otherwise evict each other on every call.
+constexpr size_t kPlanSets = 16, kPlanWays = 2;
+struct PlanSet {
+  CachedPlan way[kPlanWays];
+  unsigned victim = 0; // the least recently used way
+};
+thread_local PlanSet planCache[kPlanSets];
 
 uint64_t boundMask(const OpCall &c, size_t n) {
   uint64_t m = 0;
@@ -952,12 +959,12 @@ uint64_t boundMask(const OpCall &c, size_t n) {
   return m;
 }
 
-// The slot of the call's shape key; symbols that are not bound count as 0.
-CachedPlan &planSlot(const OpCall &c, uint64_t generation, size_t n) {
+// The set of the call's shape key; symbols that are not bound count as 0.
+PlanSet &planSet(const OpCall &c, uint64_t generation, size_t n) {
   uint64_t h = generation * 0x9e3779b97f4a7c15ull;
   for (size_t i = 0; i < n; ++i)
     h = (h ^ uint64_t(c.bound[i] ? c.sym[i] : 0)) * 0x100000001b3ull;
-  return planCache[(h ^ (h >> 29)) % kPlanCacheSize];
+  return planCache[(h ^ (h >> 29)) % kPlanSets];
 }
 
 bool samePlanKey(const CachedPlan &p, const OpCall &c, uint64_t generation,
@@ -975,15 +982,19 @@ OpPick pickAndPlan(const OpState &st, OpCall &c, uint32_t grid[3]) {
   const OpSpec &op = *c.op;
   const size_t n = op.symbols.size();
   const uint64_t gen = st.dispatch.generation();
-  CachedPlan &slot = planSlot(c, gen, n);
-  if (samePlanKey(slot, c, gen, n)) {
+  PlanSet &set = planSet(c, gen, n);
+  for (unsigned w = 0; w < kPlanWays; ++w) {
+    const CachedPlan &hit = set.way[w];
+    if (!samePlanKey(hit, c, gen, n))
+      continue;
     for (size_t i = 0; i < n; ++i) {
-      c.bound[i] = (slot.boundOut >> i) & 1;
+      c.bound[i] = (hit.boundOut >> i) & 1;
       if (c.bound[i])
-        c.sym[i] = slot.symOut[i];
+        c.sym[i] = hit.symOut[i];
     }
-    memcpy(grid, slot.grid, sizeof(slot.grid));
-    return slot.pick;
+    memcpy(grid, hit.grid, sizeof(hit.grid));
+    set.victim = (w + 1) % kPlanWays;
+    return hit.pick;
   }
   const uint64_t boundIn = boundMask(c, n);
   int64_t symIn[kMaxOpSymbols];
@@ -994,6 +1005,8 @@ OpPick pickAndPlan(const OpState &st, OpCall &c, uint32_t grid[3]) {
     return pick;
   if (op.plan)
     op.plan(c, *pick.variant, grid);
+  CachedPlan &slot = set.way[set.victim];
+  set.victim = (set.victim + 1) % kPlanWays;
   slot.generation = gen;
   slot.boundIn = boundIn;
   memcpy(slot.symIn, symIn, n * sizeof(int64_t));

@@ -42,21 +42,23 @@ status=0
   sha256sum "$BUNDLE" ${BASE_BUNDLE:+"$BASE_BUNDLE"}; } >"$OUTDIR/system.log" 2>&1
 cat "$OUTDIR/system.log"
 
+# The runtime and the GPU-host tools of tree SRC into DIR (a command line:
+# `step` runs it under `timeout`, which cannot run a shell function).
 build_runtime() { # SRC DIR
-  cmake -G Ninja -S "$1" -B "$2" -DTESSEL_BUILD_COMPILER=OFF \
+  echo "cmake -G Ninja -S $1 -B $2 -DTESSEL_BUILD_COMPILER=OFF \
     -DTESSEL_BUILD_TESTS=OFF -DCMAKE_CXX_COMPILER=/usr/bin/g++ \
-    -DCMAKE_BUILD_TYPE=Release >/dev/null &&
-    ninja -C "$2" tessel_runtime tessel-launch-overhead tessel-run-indexer \
-      tessel-cache-write-bench tessel-metadata-bench
+    -DCMAKE_BUILD_TYPE=Release >/dev/null && ninja -C $2 tessel_runtime \
+    tessel-launch-overhead tessel-run-indexer tessel-cache-write-bench \
+    tessel-metadata-bench"
 }
 step build-extension build.log 240 python3 -c \
   'from tessel import _torch_ops; print(_torch_ops.build_extension())' &
 ext_pid=$!
 if [ -n "$BASE_TREE" ]; then
-  step build-base build.log 240 build_runtime "$BASE_TREE" "$BB" &
+  step build-base build.log 240 bash -c "$(build_runtime "$BASE_TREE" "$BB")" &
   base_pid=$!
 fi
-step build build.log 240 build_runtime . "$B"
+step build build.log 240 bash -c "$(build_runtime . "$B")"
 wait $ext_pid || status=1
 [ -n "$BASE_TREE" ] && { wait $base_pid || status=1; }
 

@@ -22,6 +22,10 @@
 // 512: a first pass over the batch tiles sums S; then, per unit tile, a
 // pass over the batch tiles scans each (tile.scan) and advances every
 // unit's count by a search inside the tile, carrying the running prefix.
+// With one batch tile (B <= 4096) there is no first pass: S is that tile's
+// sum, taken in the searching pass, which saves a load of the lengths and a
+// reduction on the kernel's serial chain. The search takes only the steps
+// the tile's batches need (floor(log2(batches in the tile)) + 1 of 13).
 // Limits: S < 2^31 - 1 and batch * next_n < 2^31 (i32 arithmetic).
 // split_tokens < 1 counts as 1; num_cus < 0 writes nothing.
 // `num_waves`: 16 (1024 lanes, 4 batches per lane) is the widest workgroup;
@@ -54,6 +58,9 @@ tile.kernel @paged_mqa_logits_metadata(
   %rows_up = arith.addi %rows, %c512 : i32
   %unit_tiles = arith.divui %rows_up, %c512 : i32
   %passes = arith.addi %unit_tiles, %c1 : i32
+  // One batch tile: no summing pass (S comes from the tile itself).
+  %single = arith.cmpi ule, %batch_tiles, %c1 : i32
+  %first_pass = arith.select %single, %c1, %c0 : i32
 
   %brange = tile.range 0 to 4096 : tensor<4096xi32>
   %urange = tile.range 0 to 512 : tensor<512xi32>
@@ -67,27 +74,18 @@ tile.kernel @paged_mqa_logits_metadata(
   %c1v = arith.constant dense<1> : tensor<512xi32>
 
   // Pass 0 sums S; pass p > 0 schedules units [(p-1)*512, p*512).
-  %unused = scf.for %p = %c0 to %passes step %c1 iter_args(%s = %c0) -> (i32) : i32 {
+  %unused = scf.for %p = %first_pass to %passes step %c1 iter_args(%s = %c0) -> (i32) : i32 {
     %searching = arith.cmpi sgt, %p, %c0 : i32
-    %q = arith.divui %s, %n : i32
-    %rem = arith.remui %s, %n : i32
     %p1 = arith.subi %p, %c1 : i32
     %u0 = arith.muli %p1, %c512 : i32
     %u0v = tile.splat %u0 : i32 -> tensor<512xi32>
     %unit = arith.addi %u0v, %urange : tensor<512xi32>
-    %qv = tile.splat %q : i32 -> tensor<512xi32>
-    %remv = tile.splat %rem : i32 -> tensor<512xi32>
-    %sv = tile.splat %s : i32 -> tensor<512xi32>
     %ncv = tile.splat %num_cus : i32 -> tensor<512xi32>
-    %iq = arith.muli %unit, %qv : tensor<512xi32>
-    %extra = arith.minsi %unit, %remv : tensor<512xi32>
-    %g0 = arith.addi %iq, %extra : tensor<512xi32>
     %is_last = arith.cmpi sge, %unit, %ncv : tensor<512xi32>
-    %g = arith.select %is_last, %sv, %g0 : tensor<512xi1>, tensor<512xi32>
 
-    %r:3 = scf.for %t = %c0 to %batch_tiles step %c1
-        iter_args(%carry = %c0, %owner = %zu, %done = %zu)
-        -> (i32, tensor<512xi32>, tensor<512xi32>) : i32 {
+    %r:4 = scf.for %t = %c0 to %batch_tiles step %c1
+        iter_args(%carry = %c0, %owner = %zu, %done = %zu, %g_in = %zu)
+        -> (i32, tensor<512xi32>, tensor<512xi32>, tensor<512xi32>) : i32 {
       // segs of batches [t*4096, t*4096 + 4096); 0 past the last batch.
       %b0 = arith.muli %t, %c4096 : i32
       %b0v = tile.splat %b0 : i32 -> tensor<4096xi32>
@@ -110,7 +108,19 @@ tile.kernel @paged_mqa_logits_metadata(
       %segs = arith.addi %whole, %part1 : tensor<4096xi32>
       %tile_segs = tile.reduce add %segs, 0 : tensor<4096xi32> -> i32
 
-      %adv:2 = scf.if %searching -> (tensor<512xi32>, tensor<512xi32>) {
+      %adv:3 = scf.if %searching
+          -> (tensor<512xi32>, tensor<512xi32>, tensor<512xi32>) {
+        // Each unit's first global segment g, from S.
+        %s_all = arith.select %single, %tile_segs, %s : i32
+        %q = arith.divui %s_all, %n : i32
+        %rem = arith.remui %s_all, %n : i32
+        %qv = tile.splat %q : i32 -> tensor<512xi32>
+        %remv = tile.splat %rem : i32 -> tensor<512xi32>
+        %sv = tile.splat %s_all : i32 -> tensor<512xi32>
+        %iq = arith.muli %unit, %qv : tensor<512xi32>
+        %extra = arith.minsi %unit, %remv : tensor<512xi32>
+        %g0 = arith.addi %iq, %extra : tensor<512xi32>
+        %g = arith.select %is_last, %sv, %g0 : tensor<512xi1>, tensor<512xi32>
         // Inclusive prefix inside the tile; padding sorts after everything.
         %incl = tile.scan add %segs, 0 : tensor<4096xi32>
         %sorted = arith.select %valid, %incl, %never
@@ -118,7 +128,18 @@ tile.kernel @paged_mqa_logits_metadata(
         %carry_v = tile.splat %carry : i32 -> tensor<512xi32>
         %x = arith.subi %g, %carry_v : tensor<512xi32>
         // pos = #{sorted <= x}; below = sorted[pos - 1] (0 when pos = 0).
-        %found:2 = scf.for %k = %c0 to %c13 step %c1
+        // Steps 4096 >> k for k >= 12 - floor(log2(m)) cover the tile's m
+        // batches (padding never counts), so the larger ones are skipped.
+        // floor(log2(m)) is the exponent of m's exact f32 (1 <= m <= 4096).
+        %left = arith.subi %nb, %b0 : i32
+        %m = arith.minsi %left, %c4096 : i32
+        %m_f = arith.sitofp %m : i32 to f32
+        %m_bits = arith.bitcast %m_f : f32 to i32
+        %c23 = arith.constant 23 : i32
+        %c139 = arith.constant 139 : i32 // 127 + 12
+        %m_exp = arith.shrui %m_bits, %c23 : i32
+        %k0 = arith.subi %c139, %m_exp : i32
+        %found:2 = scf.for %k = %k0 to %c13 step %c1
             iter_args(%pos = %zu, %below = %zu)
             -> (tensor<512xi32>, tensor<512xi32>) : i32 {
           %step = arith.shrui %c4096, %k : i32
@@ -138,19 +159,22 @@ tile.kernel @paged_mqa_logits_metadata(
         }
         %owner1 = arith.addi %owner, %found#0 : tensor<512xi32>
         %done1 = arith.addi %done, %found#1 : tensor<512xi32>
-        scf.yield %owner1, %done1 : tensor<512xi32>, tensor<512xi32>
+        scf.yield %owner1, %done1, %g
+            : tensor<512xi32>, tensor<512xi32>, tensor<512xi32>
       } else {
-        scf.yield %owner, %done : tensor<512xi32>, tensor<512xi32>
+        scf.yield %owner, %done, %g_in
+            : tensor<512xi32>, tensor<512xi32>, tensor<512xi32>
       }
       %carry1 = arith.addi %carry, %tile_segs : i32
-      scf.yield %carry1, %adv#0, %adv#1 : i32, tensor<512xi32>, tensor<512xi32>
+      scf.yield %carry1, %adv#0, %adv#1, %adv#2
+          : i32, tensor<512xi32>, tensor<512xi32>, tensor<512xi32>
     }
 
     scf.if %searching {
       %nonneg = arith.cmpi sge, %unit, %zu : tensor<512xi32>
       %in_rows = arith.cmpi sle, %unit, %ncv : tensor<512xi32>
       %write = arith.andi %nonneg, %in_rows : tensor<512xi1>
-      %offset = arith.subi %g, %r#2 : tensor<512xi32>
+      %offset = arith.subi %r#3, %r#2 : tensor<512xi32>
       %c2v = arith.constant dense<2> : tensor<512xi32>
       %at_b = arith.muli %unit, %c2v : tensor<512xi32>
       %at_off = arith.addi %at_b, %c1v : tensor<512xi32>

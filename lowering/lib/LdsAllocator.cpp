@@ -118,6 +118,10 @@ LdsAllocation::compute(Operation *kernel, const TargetInfo &target,
       }
       b.end = *end;
     }
+    if (n->liveOver) {
+      b.start = std::min(b.start, num.first.lookup(n->liveOver));
+      b.end = std::max(b.end, num.last.lookup(n->liveOver));
+    }
     if (n->untilKernelEnd)
       b.end = num.last.lookup(kernel);
     a.index[op] = a.bufs.size();

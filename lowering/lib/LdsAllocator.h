@@ -33,6 +33,9 @@ struct LdsNeed {
   /// Live until the end of the kernel: memory that must not be reused
   /// (an mbarrier would have to be invalidated first).
   bool untilKernelEnd = false;
+  /// Live over this op (a loop around the asking op) instead of over the
+  /// asking op alone: memory written once before the loop and read in it.
+  mlir::Operation *liveOver = nullptr;
 };
 
 /// One placed buffer.

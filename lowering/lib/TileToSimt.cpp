@@ -1948,14 +1948,33 @@ Value castLdsScalar(OpBuilder &b, Location loc, Value v, Type to) {
 /// tile.gather through LDS: every lane writes the source elements it holds
 /// at their row-major index (copies write equal values), then reads, for
 /// each result element, the source element its index names. An index out
-/// of range reads 0 and touches no memory beyond the copy.
+/// of range reads 0 and touches no memory beyond the copy. A gather in a
+/// loop whose source comes from outside it (a search over a fixed table)
+/// writes the copy once, before the outermost such loop, which keeps the
+/// copy for its whole run: each iteration then only reads, with no
+/// barrier.
 struct GatherPattern : public TilePattern<GatherOp> {
   using TilePattern::TilePattern;
+
+  /// The outermost loop around `op` that does not define `src`, or null.
+  static Operation *invariantLoop(Operation *op, Value src) {
+    Operation *def = src.getParentBlock()->getParentOp();
+    Operation *outer = nullptr;
+    for (Operation *p = op->getParentOp(); p && !isa<KernelOp>(p);
+         p = p->getParentOp()) {
+      if (p == def || p->isProperAncestor(def))
+        break;
+      if (isa<scf::ForOp, scf::WhileOp>(p))
+        outer = p;
+    }
+    return outer;
+  }
 
   static FailureOr<LdsNeed> ldsNeed(GatherOp op, const TargetInfo &) {
     RankedTensorType src = op.getSrc().getType();
     LdsNeed n;
     n.bytes = src.getNumElements() * ldsElemBytes(src.getElementType());
+    n.liveOver = invariantLoop(op, op.getSrc());
     return n;
   }
 
@@ -1974,6 +1993,16 @@ struct GatherPattern : public TilePattern<GatherOp> {
                           "indices; tile-assign-layouts gives it that");
     Type elem = srcType.getElementType();
     Type memElem = ldsType(elem);
+    // The copy goes before the loop the allocator kept it live over (see
+    // ldsNeed), where the converted source is defined outside that loop.
+    Operation *loop = invariantLoop(op, op.getSrc());
+    Value srcVec = adaptor.getSrc();
+    if (loop && loop->isAncestor(srcVec.getParentBlock()->getParentOp()))
+      return op.emitError("internal: the gather's converted source is "
+                          "defined inside the loop it is staged before");
+    OpBuilder::InsertionGuard guard(rewriter);
+    if (loop)
+      rewriter.setInsertionPoint(loop);
     auto view = state.lds(rewriter, op, memElem, srcType.getNumElements());
     if (failed(view))
       return failure();
@@ -1985,12 +2014,13 @@ struct GatherPattern : public TilePattern<GatherOp> {
         laneBase(rewriter, loc, *src, ks.lane, ks.wave);
     for (int64_t s = 0; s < src->getNumElems(); ++s) {
       Value at = linearIndex(rewriter, loc, *src, srcBase, s);
-      Value v = vector::ExtractOp::create(rewriter, loc, adaptor.getSrc(), s);
+      Value v = vector::ExtractOp::create(rewriter, loc, srcVec, s);
       memref::StoreOp::create(rewriter, loc,
                               castLdsScalar(rewriter, loc, v, memElem), lds,
                               ValueRange{toIndex(rewriter, loc, at)});
     }
     gpu::BarrierOp::create(rewriter, loc);
+    rewriter.setInsertionPoint(op);
 
     unsigned axis = op.getAxis();
     int64_t extent = srcType.getDimSize(axis);

@@ -13,6 +13,9 @@
 // Tessel passes), the same packed into one buffer (CU_LAUNCH_PARAM_BUFFER_*),
 // and an empty kernel without parameters, which tells what the parameters
 // cost the driver. With --tokens 0 the call validates and launches nothing.
+// With a --bundle that holds them, tessel_paged_mqa_logits (B 1, next_n 1,
+// H 64, a context of 64 tokens in block 64) and tessel_topk_per_row (one
+// row of 4096, k 2048) are timed the same way, in the same rounds.
 //
 //===----------------------------------------------------------------------===//
 
@@ -26,6 +29,7 @@
 #include <cstdlib>
 #include <cstring>
 #include <dlfcn.h>
+#include <functional>
 #include <string>
 #include <unistd.h>
 #include <vector>
@@ -107,6 +111,68 @@ void die(const char *what) {
 struct Stats {
   double median, p90, mean;
 };
+
+/// A contiguous device tensor of `dtype` (elemBytes each), uninitialized
+/// unless `host` is given.
+tessel_tensor deviceTensor(tessel_context *ctx, tessel_dtype dtype,
+                           size_t elemBytes, std::vector<int64_t> shape,
+                           const void *host = nullptr) {
+  tessel_tensor t{};
+  t.dtype = dtype;
+  t.rank = int32_t(shape.size());
+  int64_t n = 1;
+  for (int d = t.rank - 1; d >= 0; --d) {
+    t.shape[d] = shape[d];
+    t.strides[d] = n;
+    n *= shape[d];
+  }
+  if (tessel_malloc(ctx, n * elemBytes, &t.data) ||
+      (host && tessel_memcpy(ctx, t.data, host, n * elemBytes, 0)))
+    die("malloc");
+  return t;
+}
+
+/// A timed C API call besides the writer's.
+struct OpRow {
+  const char *name;
+  std::function<tessel_status()> call;
+  std::vector<double> us;
+};
+
+/// The logits and top-k calls, where the bundle has their kernels.
+std::vector<OpRow> otherOps(tessel_context *ctx, tessel_stream stream) {
+  std::vector<OpRow> rows;
+  const int64_t H = 64, ctxLen = 64, block = 64;
+  const int32_t len = int32_t(ctxLen), table = 0;
+  tessel_tensor q = deviceTensor(ctx, TESSEL_DTYPE_FP8_E4M3FN, 1,
+                                 {1, 1, H, 128}),
+                kv = deviceTensor(ctx, TESSEL_DTYPE_U8, 1, {1, block, 1, 132}),
+                w = deviceTensor(ctx, TESSEL_DTYPE_F32, 4, {1, H}),
+                lens = deviceTensor(ctx, TESSEL_DTYPE_I32, 4, {1}, &len),
+                tables = deviceTensor(ctx, TESSEL_DTYPE_I32, 4, {1, 1}, &table),
+                out = deviceTensor(ctx, TESSEL_DTYPE_F32, 4, {1, ctxLen});
+  auto logits = [=] {
+    return tessel_paged_mqa_logits(ctx, &q, &kv, &w, &lens, &tables, ctxLen, 0,
+                                   &out, stream);
+  };
+  if (logits() == TESSEL_SUCCESS)
+    rows.push_back({"tessel_paged_mqa_logits", logits, {}});
+  else
+    printf("paged_mqa_logits not timed: %s\n", tessel_last_error());
+  const int64_t L = 4096, k = 2048;
+  const int32_t rowLen = int32_t(L);
+  tessel_tensor x = deviceTensor(ctx, TESSEL_DTYPE_F32, 4, {1, L}),
+                xl = deviceTensor(ctx, TESSEL_DTYPE_I32, 4, {1}, &rowLen),
+                idx = deviceTensor(ctx, TESSEL_DTYPE_I32, 4, {1, k});
+  auto topk = [=] {
+    return tessel_topk_per_row(ctx, &x, &xl, 1, int32_t(k), 0, &idx, stream);
+  };
+  if (topk() == TESSEL_SUCCESS)
+    rows.push_back({"tessel_topk_per_row", topk, {}});
+  else
+    printf("topk_per_row not timed: %s\n", tessel_last_error());
+  return rows;
+}
 
 Stats stats(std::vector<double> v) {
   std::sort(v.begin(), v.end());
@@ -222,10 +288,17 @@ int main(int argc, char **argv) {
                    nullptr};                                 // END
 
   using clk = std::chrono::steady_clock;
+  std::vector<OpRow> ops;
+  if (!builtIn)
+    ops = otherOps(ctx, stream);
   // Warm up (modules were loaded with the bundle; this warms caches).
-  for (int i = 0; i < 500; ++i)
+  for (int i = 0; i < 500; ++i) {
     if (tessel_indexer_k_cache_write(ctx, &tk, &ts, &tc, stream))
       die("launch");
+    for (OpRow &r : ops)
+      if (r.call())
+        die(r.name);
+  }
   tessel_stream_synchronize(ctx, stream);
 
   // Interleave rounds of both so that clock and driver drift hit both alike.
@@ -260,6 +333,18 @@ int main(int argc, char **argv) {
       us.push_back(std::chrono::duration<double, std::micro>(t1 - t0).count());
     }
     tessel_stream_synchronize(ctx, stream);
+    for (OpRow &r : ops) {
+      for (int i = 0; i < kBatch; ++i) {
+        auto t0 = clk::now();
+        tessel_status s = r.call();
+        auto t1 = clk::now();
+        if (s)
+          die(r.name);
+        r.us.push_back(
+            std::chrono::duration<double, std::micro>(t1 - t0).count());
+      }
+      tessel_stream_synchronize(ctx, stream);
+    }
     if (!bare)
       continue;
     for (int i = 0; i < kBatch && bare; ++i)
@@ -280,6 +365,11 @@ int main(int argc, char **argv) {
   printf("tessel_indexer_k_cache_write: median %.2f us, p90 %.2f us, mean "
          "%.2f us per call\n",
          st.median, st.p90, st.mean);
+  for (const OpRow &r : ops) {
+    Stats o = stats(r.us);
+    printf("%-29s median %.2f us, p90 %.2f us, mean %.2f us per call\n",
+           (std::string(r.name) + ":").c_str(), o.median, o.p90, o.mean);
+  }
   if (haveBase) {
     printf("bare cuLaunchKernel:          median %.2f us, p90 %.2f us, mean "
            "%.2f us per call\n",

@@ -1,4 +1,4 @@
-"""Host time of one torch.ops.tessel.indexer_k_cache_write call, by binding.
+"""Host time of one torch.ops.tessel.* call, by binding.
 
     python3 runtime/bench/torch_ops_overhead.py LIBTESSEL_RUNTIME_SO BUNDLE
         [--device cuda] [--calls N] [--tokens T] [--json FILE]
@@ -30,6 +30,11 @@ p90 and mean microseconds per call. Rows:
   aten.add_ packet   torch.ops.aten.add_.Tensor on one element: torch's own
                      floor for an op call that launches a kernel
   Tensor.add_        the same through torch's generated Python binding
+  paged_mqa_logits / topk_per_row   the other ops through the compiled
+                     binding, allocating their result and into a given one
+                     (.out): logits B 1, next_n 1, H 64 over 64 tokens of
+                     block 64; top-2048 of one row of 4096 (cuda only; the
+                     shapes of tessel-launch-overhead's rows for them)
 
 Also the issue's method: the mean over 2000 back-to-back one-token calls.
 """
@@ -134,6 +139,33 @@ def inputs(dev, tokens):
     return k, slots, cache
 
 
+def other_ops(dev):
+    """(name, call) rows of paged_mqa_logits and topk_per_row."""
+    H, ctx_len = 64, 64
+    q = torch.zeros(1, 1, H, 128, dtype=torch.uint8,
+                    device=dev).view(torch.float8_e4m3fn)
+    kv = torch.zeros(1, 64, 1, 132, dtype=torch.uint8, device=dev)
+    w = torch.ones(1, H, device=dev)
+    lens = torch.full((1,), ctx_len, dtype=torch.int32, device=dev)
+    tables = torch.zeros(1, 1, dtype=torch.int32, device=dev)
+    out = torch.empty(1, ctx_len, device=dev)
+    logits = torch.randn(1, 4096, device=dev)
+    row_lens = torch.full((1,), 4096, dtype=torch.int32, device=dev)
+    idx = torch.empty(1, 2048, dtype=torch.int32, device=dev)
+    ops = torch.ops.tessel
+    return [
+        ("paged_mqa_logits packet (allocates out)",
+         lambda: ops.paged_mqa_logits(q, kv, w, lens, tables, ctx_len)),
+        ("paged_mqa_logits.out",
+         lambda: ops.paged_mqa_logits.out(q, kv, w, lens, tables, ctx_len,
+                                          out=out)),
+        ("topk_per_row packet (allocates indices)",
+         lambda: ops.topk_per_row(logits, row_lens, 1)),
+        ("topk_per_row.out",
+         lambda: ops.topk_per_row.out(logits, row_lens, 1, out=idx)),
+    ]
+
+
 def measure(args, binding):
     tessel.load_library(args.library)
     assert tessel.register_torch_ops(args.device, binding=binding)
@@ -182,6 +214,15 @@ def measure(args, binding):
     add_ = torch.ops.aten.add_.Tensor
     on_side("aten.add_ packet", lambda: add_(x, y))
     on_side("Tensor.add_", lambda: x.add_(y))
+    if dev == "cuda":
+        for name, fn in other_ops(dev):
+            try:
+                fn()
+            except RuntimeError as e:  # a bundle without the op's kernels
+                print("%s left out: %s" % (name, str(e).splitlines()[0]),
+                      file=sys.stderr)
+                continue
+            on_side(name, fn)
     return rows
 
 

@@ -52,9 +52,11 @@ public:
 
   /// Checks that `bytes` bytes from p lie inside one buffer, on devices that
   /// know their buffers (emu: those from memAlloc). Memory the device did not
-  /// allocate is not checked. The message names the argument as
-  /// "<op>: <name>"; both are plain strings, so that the launch path, which
-  /// calls this for every tensor, formats nothing unless the check fails.
+  /// allocate is not checked. Only host-memory devices check: the launch path
+  /// reuses a validation for calls of the same shapes elsewhere. The message
+  /// names the argument as "<op>: <name>"; both are plain strings, so that
+  /// the launch path, which calls this for every tensor, formats nothing
+  /// unless the check fails.
   virtual Status checkExtent(const void *p, uint64_t bytes, const char *op,
                              const char *name) const {
     return Status::ok();

@@ -31,7 +31,13 @@ bool CudaDriver::load() {
             sym("cuMemcpyDtoDAsync_v2", memcpyDtoDAsync) &&
             sym("cuModuleLoadData", moduleLoadData) &&
             sym("cuModuleGetFunction", moduleGetFunction) &&
-            sym("cuLaunchKernel", launchKernel);
+            sym("cuLaunchKernel", launchKernel) &&
+            sym("cuStreamBeginCapture_v2", streamBeginCapture) &&
+            sym("cuStreamEndCapture", streamEndCapture) &&
+            sym("cuGraphInstantiateWithFlags", graphInstantiate) &&
+            sym("cuGraphLaunch", graphLaunch) &&
+            sym("cuGraphExecDestroy", graphExecDestroy) &&
+            sym("cuGraphDestroy", graphDestroy);
   if (!sym("cuEventElapsedTime_v2", eventElapsed))
     ok = ok && sym("cuEventElapsedTime", eventElapsed);
   return ok;
@@ -67,18 +73,57 @@ double medianEventUs(void *stream, void *ev0, void *ev1, int iters,
   return median(us);
 }
 
-double emptyKernelUs(void *stream, void *ev0, void *ev1, int iters) {
+double graphReplayUs(void *stream, void *ev0, void *ev1, int nodes, int replays,
+                     const std::function<bool(int)> &launch) {
+  constexpr int kCaptureThreadLocal = 1; // CU_STREAM_CAPTURE_MODE_THREAD_LOCAL
+  void *graph = nullptr, *exec = nullptr;
+  check(cu.streamBeginCapture(stream, kCaptureThreadLocal),
+        "cuStreamBeginCapture");
+  bool ok = true;
+  for (int i = 0; i < nodes && ok; ++i)
+    ok = launch(i);
+  // End the capture also after a failed launch, so the stream is usable.
+  check(cu.streamEndCapture(stream, &graph), "cuStreamEndCapture");
+  if (!ok) {
+    cu.graphDestroy(graph);
+    return -1;
+  }
+  check(cu.graphInstantiate(&exec, graph, 0), "cuGraphInstantiate");
+  std::vector<double> us;
+  for (int r = -2; r < replays; ++r) {
+    check(cu.eventRecord(ev0, stream), "cuEventRecord");
+    check(cu.graphLaunch(exec, stream), "cuGraphLaunch");
+    check(cu.eventRecord(ev1, stream), "cuEventRecord");
+    check(cu.eventSynchronize(ev1), "cuEventSynchronize");
+    float ms = 0;
+    check(cu.eventElapsed(&ms, ev0, ev1), "cuEventElapsedTime");
+    if (r >= 0)
+      us.push_back(ms * 1e3 / nodes);
+  }
+  check(cu.graphExecDestroy(exec), "cuGraphExecDestroy");
+  check(cu.graphDestroy(graph), "cuGraphDestroy");
+  return median(us);
+}
+
+EmptyKernel::EmptyKernel() {
   static const char *kEmptyPtx = ".version 8.0\n.target sm_90\n"
                                  ".address_size 64\n"
                                  ".visible .entry empty() { ret; }\n";
-  void *mod = nullptr, *fn = nullptr;
+  void *mod = nullptr;
   check(cu.moduleLoadData(&mod, kEmptyPtx), "cuModuleLoadData");
   check(cu.moduleGetFunction(&fn, mod, "empty"), "cuModuleGetFunction");
-  return medianEventUs(stream, ev0, ev1, iters, [&](int) {
-    check(cu.launchKernel(fn, 1, 1, 1, 128, 1, 1, 0, stream, nullptr, nullptr),
-          "cuLaunchKernel");
-    return true;
-  });
+}
+
+bool EmptyKernel::launch(void *stream) const {
+  check(cu.launchKernel(fn, 1, 1, 1, 128, 1, 1, 0, stream, nullptr, nullptr),
+        "cuLaunchKernel");
+  return true;
+}
+
+double emptyKernelUs(void *stream, void *ev0, void *ev1, int iters) {
+  EmptyKernel empty;
+  return medianEventUs(stream, ev0, ev1, iters,
+                       [&](int) { return empty.launch(stream); });
 }
 
 std::string defaultBundlePath() {

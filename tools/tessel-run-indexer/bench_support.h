@@ -38,6 +38,12 @@ struct CudaDriver {
   int (*moduleGetFunction)(void **, void *, const char *) = nullptr;
   int (*launchKernel)(void *, unsigned, unsigned, unsigned, unsigned, unsigned,
                       unsigned, unsigned, void *, void **, void **) = nullptr;
+  int (*streamBeginCapture)(void *, int) = nullptr;
+  int (*streamEndCapture)(void *, void **) = nullptr;
+  int (*graphInstantiate)(void **, void *, unsigned long long) = nullptr;
+  int (*graphLaunch)(void *, void *) = nullptr;
+  int (*graphExecDestroy)(void *) = nullptr;
+  int (*graphDestroy)(void *) = nullptr;
 
   /// False when libcuda.so.1 or one of the entry points is missing.
   bool load();
@@ -55,6 +61,21 @@ double median(std::vector<double> v);
 /// when a launch returns false.
 double medianEventUs(void *stream, void *ev0, void *ev1, int iters,
                      const std::function<bool(int)> &launch);
+
+/// Kernel time without the host's launch latency: `nodes` calls of
+/// `launch(i)` (i from 0) captured into one CUDA graph, replayed `replays`
+/// times (after 2 warm-up replays) between two events; the median replay
+/// time divided by `nodes`, or -1 when a launch returns false. Back-to-back
+/// launches of the same kernel would time the host's launch rate instead.
+double graphReplayUs(void *stream, void *ev0, void *ev1, int nodes, int replays,
+                     const std::function<bool(int)> &launch);
+
+/// An empty one-block kernel's launch: the floor of both timings.
+struct EmptyKernel {
+  void *fn = nullptr;
+  EmptyKernel();
+  bool launch(void *stream) const;
+};
 
 /// The same for an empty one-block kernel: the launch floor.
 double emptyKernelUs(void *stream, void *ev0, void *ev1, int iters);

@@ -942,8 +942,15 @@ struct CachedPlan {
   OpPick pick;
   uint32_t grid[3];
 };
-constexpr size_t kPlanCacheSize = 32; // direct-mapped, per thread
-thread_local CachedPlan planCache[kPlanCacheSize];
+// Per thread, two ways per set: the ops of one decode step (writer,
+// schedule, logits, top-k) run in turn, and two of them whose keys share a
+// set would otherwise evict each other on every call.
+constexpr size_t kPlanSets = 16, kPlanWays = 2;
+struct PlanSet {
+  CachedPlan way[kPlanWays];
+  unsigned victim = 0; // the least recently used way
+};
+thread_local PlanSet planCache[kPlanSets];
 
 uint64_t boundMask(const OpCall &c, size_t n) {
   uint64_t m = 0;
@@ -952,12 +959,12 @@ uint64_t boundMask(const OpCall &c, size_t n) {
   return m;
 }
 
-// The slot of the call's shape key; symbols that are not bound count as 0.
-CachedPlan &planSlot(const OpCall &c, uint64_t generation, size_t n) {
+// The set of the call's shape key; symbols that are not bound count as 0.
+PlanSet &planSet(const OpCall &c, uint64_t generation, size_t n) {
   uint64_t h = generation * 0x9e3779b97f4a7c15ull;
   for (size_t i = 0; i < n; ++i)
     h = (h ^ uint64_t(c.bound[i] ? c.sym[i] : 0)) * 0x100000001b3ull;
-  return planCache[(h ^ (h >> 29)) % kPlanCacheSize];
+  return planCache[(h ^ (h >> 29)) % kPlanSets];
 }
 
 bool samePlanKey(const CachedPlan &p, const OpCall &c, uint64_t generation,
@@ -975,15 +982,19 @@ OpPick pickAndPlan(const OpState &st, OpCall &c, uint32_t grid[3]) {
   const OpSpec &op = *c.op;
   const size_t n = op.symbols.size();
   const uint64_t gen = st.dispatch.generation();
-  CachedPlan &slot = planSlot(c, gen, n);
-  if (samePlanKey(slot, c, gen, n)) {
+  PlanSet &set = planSet(c, gen, n);
+  for (unsigned w = 0; w < kPlanWays; ++w) {
+    const CachedPlan &hit = set.way[w];
+    if (!samePlanKey(hit, c, gen, n))
+      continue;
     for (size_t i = 0; i < n; ++i) {
-      c.bound[i] = (slot.boundOut >> i) & 1;
+      c.bound[i] = (hit.boundOut >> i) & 1;
       if (c.bound[i])
-        c.sym[i] = slot.symOut[i];
+        c.sym[i] = hit.symOut[i];
     }
-    memcpy(grid, slot.grid, sizeof(slot.grid));
-    return slot.pick;
+    memcpy(grid, hit.grid, sizeof(hit.grid));
+    set.victim = (w + 1) % kPlanWays;
+    return hit.pick;
   }
   const uint64_t boundIn = boundMask(c, n);
   int64_t symIn[kMaxOpSymbols];
@@ -994,6 +1005,8 @@ OpPick pickAndPlan(const OpState &st, OpCall &c, uint32_t grid[3]) {
     return pick;
   if (op.plan)
     op.plan(c, *pick.variant, grid);
+  CachedPlan &slot = set.way[set.victim];
+  set.victim = (set.victim + 1) % kPlanWays;
   slot.generation = gen;
   slot.boundIn = boundIn;
   memcpy(slot.symIn, symIn, n * sizeof(int64_t));
@@ -1053,6 +1066,94 @@ Status launchBound(tessel_context *ctx, OpCall &c, void *stream) {
   return Status::ok();
 }
 
+// What validation reads of a call besides the data pointers: the device
+// (its CU count feeds options), the options, and per tensor its presence,
+// dtype, rank, shape and strides. Two calls with equal signatures bind the
+// same symbols and extents, or fail alike, on a device whose memory the host
+// cannot read: there no check reads tensor values (OpSpec::check) and no
+// extent is checked against buffers (Device::checkExtent). The data
+// pointers are checked on every call (null, alignment).
+constexpr size_t kSignatureWords =
+    1 + kMaxOpSymbols + kMaxOpTensors * (2 + 2 * TESSEL_MAX_RANK);
+struct CallSignature {
+  size_t n = 0;
+  int64_t w[kSignatureWords];
+  bool operator==(const CallSignature &o) const {
+    return n == o.n && memcmp(w, o.w, n * sizeof(int64_t)) == 0;
+  }
+};
+
+// False when the call is one the slow path must see (to explain it).
+bool signatureOf(const OpSpec &op, const tessel_tensor *const *ts, size_t nt,
+                 const int64_t *opts, size_t nopt, const Device *dev,
+                 CallSignature &sig) {
+  if (!ts || nt != op.tensors.size() || (opts && nopt != op.options.size()))
+    return false;
+  size_t n = 0;
+  sig.w[n++] = int64_t(reinterpret_cast<uintptr_t>(dev));
+  for (size_t i = 0; i < op.options.size(); ++i)
+    sig.w[n++] = opts ? opts[i] : op.options[i].dflt;
+  for (size_t i = 0; i < nt; ++i) {
+    const tessel_tensor *t = ts[i];
+    if (!t || t->rank < 0 || t->rank > TESSEL_MAX_RANK)
+      return false;
+    sig.w[n++] = int64_t(t->dtype);
+    sig.w[n++] = t->rank;
+    for (int d = 0; d < t->rank; ++d) {
+      sig.w[n++] = t->shape[d];
+      sig.w[n++] = t->strides[d];
+    }
+  }
+  sig.n = n;
+  return true;
+}
+
+// The last call of each op that validated, per thread (ops past the table
+// are not cached).
+constexpr size_t kValidatedOps = 16;
+struct ValidatedCall {
+  CallSignature sig;
+  OpCall call;
+};
+thread_local ValidatedCall validatedCalls[kValidatedOps];
+
+// The data pointer checks of checkTensor, for a call whose signature
+// validated before.
+bool pointersValid(const OpCall &c) {
+  for (size_t i = 0; i < c.op->tensors.size(); ++i)
+    if (c.bytes[i] != 0 &&
+        (!c.t[i]->data || reinterpret_cast<uintptr_t>(c.t[i]->data) %
+                                  uintptr_t(c.op->tensors[i].align) !=
+                              0))
+      return false;
+  return true;
+}
+
+// bindOpCall, or on a device without host memory a copy of the last
+// validated call of the same signature with this call's tensors.
+Status bindOpCallCached(const OpSpec &op, const tessel_tensor *const *ts,
+                        size_t nt, const int64_t *opts, size_t nopt,
+                        const Device *dev, OpCall &c) {
+  const size_t index = size_t(opIndex(op));
+  CallSignature sig;
+  if (dev->hostMemory() || index >= kValidatedOps ||
+      !signatureOf(op, ts, nt, opts, nopt, dev, sig))
+    return bindOpCall(op, ts, nt, opts, nopt, dev, false, c);
+  ValidatedCall &last = validatedCalls[index];
+  if (last.call.op == &op && last.sig == sig) {
+    c = last.call;
+    for (size_t i = 0; i < nt; ++i)
+      c.t[i] = ts[i];
+    if (pointersValid(c))
+      return Status::ok();
+  }
+  if (Status s = bindOpCall(op, ts, nt, opts, nopt, dev, false, c))
+    return s;
+  last.sig = sig;
+  last.call = c;
+  return Status::ok();
+}
+
 } // namespace
 
 Status launchOpLocked(tessel_context *ctx, const OpSpec &op,
@@ -1074,7 +1175,7 @@ tessel_status launchOp(tessel_context *ctx, const OpSpec &op,
       return setLastError(TESSEL_ERROR_INVALID_ARGUMENT, "%s: ctx is null",
                           op.name);
     OpCall c;
-    if (Status s = bindOpCall(op, ts, nt, opts, nopt, ctx->device, false, c))
+    if (Status s = bindOpCallCached(op, ts, nt, opts, nopt, ctx->device, c))
       return setLastError(s);
     if (op.noop && op.noop(c)) {
       clearLastError();

@@ -382,7 +382,10 @@ private:
 /// and the plan are cached per thread, keyed by the dispatcher's generation
 /// and the values of every symbol after validation (the shape key), so that
 /// a call whose shape was seen before validates, marshals and launches, and
-/// allocates nothing.
+/// allocates nothing. On a device without host memory, the last validation
+/// of each op is kept per thread too: a call with the same device, options,
+/// dtypes, shapes and strides takes its bound symbols and checks only its
+/// data pointers (null, alignment).
 tessel_status launchOp(tessel_context *ctx, const OpSpec &op,
                        const tessel_tensor *const *ts, size_t nt,
                        const int64_t *opts, size_t nopt, void *stream);

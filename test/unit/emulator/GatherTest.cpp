@@ -4,7 +4,8 @@
 // tiles (f32, i32 and i8 elements, several wave counts) and runs them on
 // the emulator against a direct evaluation of the op's definition,
 // including indices out of range (negative and past the axis), which read
-// 0.
+// 0; and gathers in a loop, from a source fixed outside it (staged once,
+// before the loop) beside one that changes every iteration.
 //
 //===----------------------------------------------------------------------===//
 #include "TileKernel.h"
@@ -138,6 +139,76 @@ TEST(TileGather, AlongEachAxisOfATwoDimensionalTile) {
 
 TEST(TileGather, NarrowElements) {
   runGather<int8_t>("gfx942", {4, 128}, {4, 64}, 1, "i8", 1);
+}
+
+/// `steps` rounds of i = src[i] (a pointer chase over a fixed table, whose
+/// copy in LDS is written once before the loop) beside a gather from
+/// src + k (a source of the iteration, staged in it) at the same indices,
+/// counted wherever it is not src[i] + k: both hold only if neither copy
+/// clobbered the other.
+const char *kChaseKernel = R"(
+tile.kernel @chase(%src: !tile.ptr<i32>, %idx: !tile.ptr<i32>,
+                   %out: !tile.ptr<i32>, %wrong: !tile.ptr<i32>, %steps: i32)
+    attributes {knobs = [#tile.knob<"num_waves" : i32 = 4>]} {
+  %c0 = arith.constant 0 : i32
+  %c1 = arith.constant 1 : i32
+  %z = arith.constant dense<0> : tensor<128xi32>
+  %so = tile.range 0 to 1024 : tensor<1024xi32>
+  %io = tile.range 0 to 128 : tensor<128xi32>
+  %s = tile.load %src[%so] : !tile.ptr<i32>, tensor<1024xi32> -> tensor<1024xi32>
+  %i0 = tile.load %idx[%io] : !tile.ptr<i32>, tensor<128xi32> -> tensor<128xi32>
+  %r:2 = scf.for %k = %c0 to %steps step %c1 iter_args(%i = %i0, %n = %z)
+      -> (tensor<128xi32>, tensor<128xi32>) : i32 {
+    %kv = tile.splat %k : i32 -> tensor<1024xi32>
+    %moved = arith.addi %s, %kv : tensor<1024xi32>
+    %a = tile.gather %s[%i], 0 : tensor<1024xi32>, tensor<128xi32> -> tensor<128xi32>
+    %b = tile.gather %moved[%i], 0 : tensor<1024xi32>, tensor<128xi32> -> tensor<128xi32>
+    %ks = tile.splat %k : i32 -> tensor<128xi32>
+    %ak = arith.addi %a, %ks : tensor<128xi32>
+    %ne = arith.cmpi ne, %b, %ak : tensor<128xi32>
+    %ne32 = arith.extui %ne : tensor<128xi1> to tensor<128xi32>
+    %n1 = arith.addi %n, %ne32 : tensor<128xi32>
+    scf.yield %a, %n1 : tensor<128xi32>, tensor<128xi32>
+  }
+  tile.store %r#0, %out[%io] : tensor<128xi32>, !tile.ptr<i32>, tensor<128xi32>
+  tile.store %r#1, %wrong[%io] : tensor<128xi32>, !tile.ptr<i32>, tensor<128xi32>
+  tile.return
+}
+)";
+
+TEST(TileGather, InALoopOverAFixedSource) {
+  for (const char *target : {"gfx942", "sm_90"}) {
+    SCOPED_TRACE(target);
+    std::unique_ptr<Module> emu =
+        emulatorModuleFor(kChaseKernel, "chase.mlir", target, {});
+    ASSERT_TRUE(emu);
+    auto names = emu->kernelNames();
+    auto bs = emu->knownBlockSize(names[0]);
+    ASSERT_TRUE((bool)bs && bs->has_value());
+    std::mt19937 rng(3);
+    std::uniform_int_distribution<int32_t> d(0, 1023);
+    std::vector<int32_t> s(1024), ix(128), out(128, -7), wrong(128, -7);
+    for (int32_t &v : s)
+      v = d(rng);
+    for (int32_t &v : ix)
+      v = d(rng);
+    const int32_t steps = 5;
+    EXPECT_OK(emu->launchArgs(
+        names[0], {1, 1, 1}, **bs,
+        {KernelArg::buffer(s.data(), 1024), KernelArg::buffer(ix.data(), 128),
+         KernelArg::buffer(out.data(), 128),
+         KernelArg::buffer(wrong.data(), 128), KernelArg::i32(steps)}));
+    int bad = 0;
+    for (int u = 0; u < 128; ++u) {
+      int32_t want = ix[u];
+      for (int k = 0; k < steps; ++k)
+        want = s[want];
+      if ((out[u] != want || wrong[u] != 0) && bad++ < 5)
+        ADD_FAILURE() << "lane " << u << ": " << out[u] << ", expected " << want
+                      << "; " << wrong[u] << " rounds disagreed";
+    }
+    EXPECT_EQ(bad, 0);
+  }
 }
 
 } // namespace

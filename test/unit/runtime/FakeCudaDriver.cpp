@@ -18,6 +18,9 @@ int gFunction;
 uint64_t gLaunches;
 unsigned gLastGrid[3];
 unsigned gLastBlockX;
+constexpr unsigned kMaxKeptParams = 16;
+unsigned gKeptParams; // how many launches keep (they cannot know the count)
+uint64_t gLastParams[kMaxKeptParams]; // the first 8 bytes of each
 thread_local void *gCurrent;
 } // namespace
 
@@ -81,6 +84,10 @@ FAKE_API cuLaunchKernel(void *, unsigned gx, unsigned gy, unsigned gz,
   gLastGrid[1] = gy;
   gLastGrid[2] = gz;
   gLastBlockX = bx;
+  // The caller's parameter storage dies with the call: keep copies. (Every
+  // parameter of Tessel's kernels takes an 8-byte slot.)
+  for (unsigned i = 0; i < gKeptParams; ++i)
+    memcpy(&gLastParams[i], params[i], sizeof(uint64_t));
   ++gLaunches;
   return 0;
 }
@@ -128,4 +135,17 @@ fakeCudaLaunches(unsigned grid[3]) {
 /// For tests: the workgroup size (x) of the last launch.
 extern "C" __attribute__((visibility("default"))) unsigned fakeCudaLastBlock() {
   return gLastBlockX;
+}
+
+/// For tests: later launches keep their first n parameters (the test
+/// promises the kernels have that many), at most 16.
+extern "C" __attribute__((visibility("default"))) void
+fakeCudaKeepParams(unsigned n) {
+  gKeptParams = n < kMaxKeptParams ? n : kMaxKeptParams;
+}
+
+/// For tests: the first 8 bytes of kept parameter i of the last launch.
+extern "C" __attribute__((visibility("default"))) uint64_t
+fakeCudaLastParam(unsigned i) {
+  return i < kMaxKeptParams ? gLastParams[i] : 0;
 }

@@ -315,3 +315,62 @@ TEST(LaunchPath, CachedShapesAreStillValidated) {
       << tessel_last_error();
   tessel_context_destroy(ctx);
 }
+
+// A call whose device, options, dtypes, shapes and strides validated before
+// reuses that validation: its own data pointers still reach the kernel and
+// are still checked, and a change to anything else is validated afresh.
+TEST(LaunchPath, RepeatedSignaturesAreStillChecked) {
+  LaunchesFn launches = nullptr;
+  tessel_context *ctx = fakeCudaContext(launches);
+  if (!ctx)
+    GTEST_SKIP() << "the fake CUDA driver is not the one bound";
+  void *driver = dlopen(FAKE_CUDA_PATH, RTLD_NOW | RTLD_NOLOAD);
+  auto lastParam = reinterpret_cast<uint64_t (*)(unsigned)>(
+      dlsym(driver, "fakeCudaLastParam"));
+  auto keepParams =
+      reinterpret_cast<void (*)(unsigned)>(dlsym(driver, "fakeCudaKeepParams"));
+  ASSERT_NE(lastParam, nullptr);
+  ASSERT_NE(keepParams, nullptr);
+  keepParams(12); // of the writer's 19
+  loadEntries(ctx, threeSizes());
+  Buffers buf(64, 8);
+  auto expectError = [&](tessel_status got, const char *text) {
+    EXPECT_EQ(got, TESSEL_ERROR_INVALID_ARGUMENT);
+    EXPECT_NE(std::string(tessel_last_error()).find(text), std::string::npos)
+        << tessel_last_error();
+  };
+  ASSERT_EQ(buf.call(ctx, 64), TESSEL_SUCCESS) << tessel_last_error();
+  // New data pointers: k's memref is the kernel's parameters 0 and 1, the
+  // cache's 10 and 11.
+  buf.tk.data = reinterpret_cast<void *>(uintptr_t(5) << 32);
+  buf.tc.data = reinterpret_cast<void *>(uintptr_t(6) << 32);
+  ASSERT_EQ(buf.call(ctx, 64), TESSEL_SUCCESS) << tessel_last_error();
+  EXPECT_EQ(lastParam(0), uintptr_t(5) << 32);
+  EXPECT_EQ(lastParam(1), uintptr_t(5) << 32);
+  EXPECT_EQ(lastParam(10), uintptr_t(6) << 32);
+  void *slots = buf.ts.data;
+  buf.ts.data = nullptr;
+  expectError(buf.call(ctx, 64), "slot_mapping: data is null");
+  buf.ts.data = static_cast<char *>(slots) + 4;
+  expectError(buf.call(ctx, 64), "slot_mapping: data");
+  buf.ts.data = slots;
+  // An option is part of what was validated: block_size 8 cannot be
+  // preshuffled.
+  const tessel_k_cache_write_options preshuffle{1, TESSEL_SCALE_FMT_F32};
+  expectError(tessel_indexer_k_cache_write_opts(ctx, &buf.tk, &buf.ts, &buf.tc,
+                                                &preshuffle, nullptr),
+              "block_size % 16 == 0");
+  // So are shapes and dtypes.
+  buf.ts.shape[0] = 63;
+  expectError(
+      tessel_indexer_k_cache_write(ctx, &buf.tk, &buf.ts, &buf.tc, nullptr),
+      "does not match");
+  buf.ts.dtype = TESSEL_DTYPE_I32;
+  expectError(buf.call(ctx, 64), "slot_mapping: dtype must be");
+  buf.ts.dtype = TESSEL_DTYPE_I64;
+  const uint64_t before = launches(nullptr);
+  EXPECT_EQ(buf.call(ctx, 64), TESSEL_SUCCESS) << tessel_last_error();
+  EXPECT_EQ(launches(nullptr), before + 1);
+  keepParams(0);
+  tessel_context_destroy(ctx);
+}

@@ -320,8 +320,11 @@ private:
     MemDescType pairType = MemDescType::get(
         b.getContext(), {k}, i32,
         SharedLayoutAttr::get(b.getContext(), 1, 1, 1, ArrayRef<unsigned>{0u}));
-    pairs.keys = LocalAllocOp::create(b, loc, pairType, Value());
-    pairs.idx = LocalAllocOp::create(b, loc, pairType, Value());
+    // Initialized, because the exchanges that fill them read the old words.
+    Value zeros = arith::ConstantOp::create(
+        b, loc, DenseElementsAttr::get(vec(k, i32), b.getI32IntegerAttr(0)));
+    pairs.keys = LocalAllocOp::create(b, loc, pairType, zeros);
+    pairs.idx = LocalAllocOp::create(b, loc, pairType, zeros);
     auto rows = scf::IfOp::create(
         b, loc, small,
         [&](OpBuilder &, Location) {

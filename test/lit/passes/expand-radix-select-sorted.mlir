@@ -1,6 +1,6 @@
 // RUN: tessel-opt %s -tile-expand-radix-select | FileCheck %s
 // Checks that a sorted tile.topk sorts in shared memory in the same
-// program: two LDS tiles of k pairs (keys, columns), filled by the
+// program: two zeroed LDS tiles of k pairs (keys, columns), filled by the
 // selection's emission through LDS scatters (atomic xchg) instead of
 // stores to the destination and read back as tensors of k; then 32
 // one-bit LSD passes, each a tile.prefix_count split of the key bit and,
@@ -9,8 +9,9 @@
 
 // CHECK-LABEL: tile.kernel @k(
 // CHECK-NOT: tile.topk
-// CHECK: %[[KEYS:.+]] = tile.local_alloc : !tile.memdesc<512xi32, #tile.shared<{vec = 1, perPhase = 1, maxPhase = 1, order = [0]}>>
-// CHECK: %[[COLS:.+]] = tile.local_alloc : !tile.memdesc<512xi32
+// CHECK: %[[Z:.+]] = arith.constant dense<0> : tensor<512xi32>
+// CHECK: %[[KEYS:.+]] = tile.local_alloc(%[[Z]] : tensor<512xi32>) : !tile.memdesc<512xi32, #tile.shared<{vec = 1, perPhase = 1, maxPhase = 1, order = [0]}>>
+// CHECK: %[[COLS:.+]] = tile.local_alloc(%[[Z]] : tensor<512xi32>) : !tile.memdesc<512xi32
 // CHECK: %[[PAIRS:.+]]:2 = scf.if %{{.+}} -> (tensor<512xi32>, tensor<512xi32>) {
 // CHECK: } else {
 // CHECK: tile.histogram

@@ -81,8 +81,8 @@ def TileExpandRadixSelect : Pass<"tile-expand-radix-select", "::mlir::ModuleOp">
     With `sorted` (k a power of two), the same workgroup orders the row
     before writing it, in shared memory:
 
-    - Two LDS buffers of k i32 (`tile.local_alloc`) hold the row's (key,
-      column) pairs. The selection puts its chosen pairs there instead of
+    - Two LDS buffers of k i32 (`tile.local_alloc`, zeroed: the exchanges
+      read the old words) hold the row's (key, column) pairs. The selection puts its chosen pairs there instead of
       in `dst` (`tile.atomic_rmw xchg`, a scatter into LDS); a short row's
       pairs are its columns 0..n-1 and then column -1 with key 0, which is
       below every value's key.
@@ -110,8 +110,8 @@ def TileExpandRadixSelect : Pass<"tile-expand-radix-select", "::mlir::ModuleOp">
     ```
     After (abridged):
     ```mlir
-    %keys = tile.local_alloc : !tile.memdesc<2048xi32, #tile.shared<{vec = 1, perPhase = 1, maxPhase = 1, order = [0]}>>
-    %cols = tile.local_alloc : !tile.memdesc<2048xi32, #shared>
+    %keys = tile.local_alloc (%zeros : tensor<2048xi32>) : !tile.memdesc<2048xi32, #tile.shared<{vec = 1, perPhase = 1, maxPhase = 1, order = [0]}>>
+    %cols = tile.local_alloc (%zeros : tensor<2048xi32>) : !tile.memdesc<2048xi32, #shared>
     %p:2 = scf.if %short -> (tensor<2048xi32>, tensor<2048xi32>) {
       ... keys of columns 0..n-1, then key 0 and column -1 ...
     } else {

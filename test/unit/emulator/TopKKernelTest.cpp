@@ -225,6 +225,20 @@ Problem rowsOf(std::vector<int32_t> lens, int cols, Gen gen, int64_t pad = 0) {
   return p;
 }
 
+/// B = 2, next_n = 3 rows of 1500 columns in a stride of 1536, with 1-D
+/// (causal) or 2-D lengths, values from `gen()`.
+template <typename Gen> Problem nextNRows(bool twoD, Gen gen) {
+  Problem p;
+  p.batch = 2, p.nextN = 3, p.cols = 1500, p.stride = 1536;
+  p.lens2d = twoD;
+  p.lens = twoD ? std::vector<int32_t>{1500, 600, 513, 1200, 0, 1499}
+                : std::vector<int32_t>{1500, 514};
+  p.logits.resize((size_t)p.rows() * p.stride);
+  for (float &v : p.logits)
+    v = gen();
+  return p;
+}
+
 std::vector<std::string> targets() { return {"gfx942", "gfx950"}; }
 
 TEST(TopKPerRow, RandomRows) {
@@ -319,17 +333,9 @@ TEST(TopKPerRow, Lengths) {
 TEST(TopKPerRow, NextNAndStride) {
   std::mt19937 rng(13);
   std::uniform_real_distribution<float> d(-5.0f, 5.0f);
-  for (bool twoD : {false, true}) {
-    Problem p;
-    p.batch = 2, p.nextN = 3, p.cols = 1500, p.stride = 1536;
-    p.lens2d = twoD;
-    p.lens = twoD ? std::vector<int32_t>{1500, 600, 513, 1200, 0, 1499}
-                  : std::vector<int32_t>{1500, 514};
-    p.logits.resize((size_t)p.rows() * p.stride);
-    for (float &v : p.logits)
-      v = d(rng);
-    runCase(twoD ? "2-D lengths" : "1-D lengths", "gfx950", 512, p);
-  }
+  for (bool twoD : {false, true})
+    runCase(twoD ? "2-D lengths" : "1-D lengths", "gfx950", 512,
+            nextNRows(twoD, [&] { return d(rng); }));
 }
 
 TEST(TopKPerRow, FewerWaves) {
@@ -369,17 +375,9 @@ TEST(TopKPerRowSorted, LargerK) {
 TEST(TopKPerRowSorted, NextN) {
   std::mt19937 rng(26);
   std::normal_distribution<float> d(0.0f, 1.0f);
-  for (bool twoD : {false, true}) {
-    Problem p;
-    p.batch = 2, p.nextN = 3, p.cols = 1500, p.stride = 1536;
-    p.lens2d = twoD;
-    p.lens = twoD ? std::vector<int32_t>{1500, 600, 513, 1200, 0, 1499}
-                  : std::vector<int32_t>{1500, 514};
-    p.logits.resize((size_t)p.rows() * p.stride);
-    for (float &v : p.logits)
-      v = d(rng);
-    runSortedCase(twoD ? "2-D lengths" : "1-D lengths", "gfx942", 512, p);
-  }
+  for (bool twoD : {false, true})
+    runSortedCase(twoD ? "2-D lengths" : "1-D lengths", "gfx942", 512,
+                  nextNRows(twoD, [&] { return d(rng); }));
 }
 
 // Few distinct values, +0.0 and -0.0 among them: runs of equal keys, each

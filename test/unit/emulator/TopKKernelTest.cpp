@@ -239,6 +239,26 @@ template <typename Gen> Problem nextNRows(bool twoD, Gen gen) {
   return p;
 }
 
+/// +-inf, -0.0 and +0.0, denormals of both signs, tiny and ordinary
+/// values, NaN.
+std::vector<float> specialValues() {
+  const float inf = std::numeric_limits<float>::infinity();
+  const float den = std::numeric_limits<float>::denorm_min();
+  return {inf,
+          -inf,
+          -0.0f,
+          0.0f,
+          den,
+          -den,
+          den * 7,
+          -den * 3,
+          1e-30f,
+          -1e-30f,
+          3.5f,
+          -3.5f,
+          std::numeric_limits<float>::quiet_NaN()};
+}
+
 std::vector<std::string> targets() { return {"gfx942", "gfx950"}; }
 
 TEST(TopKPerRow, RandomRows) {
@@ -296,19 +316,7 @@ TEST(TopKPerRow, AllEqual) {
 
 // +-inf, -0.0 against +0.0, denormals of both signs, NaN.
 TEST(TopKPerRow, SpecialValues) {
-  const float inf = std::numeric_limits<float>::infinity();
-  const float den = std::numeric_limits<float>::denorm_min();
-  std::vector<float> pool = {inf,
-                             -inf,
-                             -0.0f,
-                             0.0f,
-                             den,
-                             -den,
-                             den * 7.0f,
-                             -den * 3.0f,
-                             1e-30f,
-                             -1e-30f,
-                             std::numeric_limits<float>::quiet_NaN()};
+  std::vector<float> pool = specialValues();
   std::mt19937 rng(5);
   std::uniform_int_distribution<int> d(0, (int)pool.size() - 1);
   for (const std::string &t : targets()) {
@@ -403,21 +411,7 @@ TEST(TopKPerRowSorted, AllEqual) {
 
 // +-inf, -0.0 against +0.0, denormals of both signs, NaN (above +inf).
 TEST(TopKPerRowSorted, SpecialValues) {
-  const float inf = std::numeric_limits<float>::infinity();
-  const float den = std::numeric_limits<float>::denorm_min();
-  std::vector<float> pool = {inf,
-                             -inf,
-                             -0.0f,
-                             0.0f,
-                             den,
-                             -den,
-                             den * 7.0f,
-                             -den * 3.0f,
-                             1e-30f,
-                             -1e-30f,
-                             3.5f,
-                             -3.5f,
-                             std::numeric_limits<float>::quiet_NaN()};
+  std::vector<float> pool = specialValues();
   std::mt19937 rng(24);
   std::uniform_int_distribution<int> d(0, (int)pool.size() - 1);
   for (const std::string &t : targets()) {

@@ -8,11 +8,13 @@
 // them (tile.topk: a radix select over order-preserving keys, expanded by
 // tile-expand-radix-select); a row with len_r <= k holds 0..len_r-1 and
 // then -1. Ties go to the smaller column (stable), NaN ranks above +inf,
-// -0.0 equals +0.0; the order inside a row is unspecified.
+// -0.0 equals +0.0; the order inside a row is unspecified unless `sorted`.
 //
 // Knobs: `k` (512, 1024, 2048), the row of indices; `num_waves`, the
 // workgroup, which holds 256 elements per wave of a row per step (4 per
-// lane, one 16-byte load).
+// lane, one 16-byte load); `sorted` (0, 1): the row in descending order
+// of value, ties by the smaller column, a short row's 0..len_r-1 in that
+// order before its -1 (the expansion sorts the selected pairs in LDS).
 {{let K = k}}
 {{let C = num_waves * 256}}
 tile.kernel @topk_per_row(
@@ -25,7 +27,8 @@ tile.kernel @topk_per_row(
     %next_n: i32,
     %lens_2d: i32) attributes {knobs = [
       #tile.knob<"k" : i32 = 2048, values = [512, 1024, 2048]>,
-      #tile.knob<"num_waves" : i32 = 16, values = [4, 8, 16]>]} {
+      #tile.knob<"num_waves" : i32 = 16, values = [4, 8, 16]>,
+      #tile.knob<"sorted" : i32 = 0, values = [0, 1]>]} {
   %c0 = arith.constant 0 : i32
   %c1 = arith.constant 1 : i32
   %k = tile.knob "k" : i32
@@ -46,7 +49,14 @@ tile.kernel @topk_per_row(
   %src = arith.muli %r64, %row_stride : i64
   %k64 = arith.extsi %k : i32 to i64
   %dst = arith.muli %r64, %k64 : i64
-  tile.topk %logits[%src], %n -> %indices[%dst] {k = {{K}} : i32, chunk = {{C}} : i32, stable}
-      : !tile.ptr<f32>, !tile.ptr<i32>
+  %sortedKnob = tile.knob "sorted" : i32
+  %sorted = arith.cmpi ne, %sortedKnob, %c0 : i32
+  scf.if %sorted {
+    tile.topk %logits[%src], %n -> %indices[%dst] {k = {{K}} : i32, chunk = {{C}} : i32, stable, sorted}
+        : !tile.ptr<f32>, !tile.ptr<i32>
+  } else {
+    tile.topk %logits[%src], %n -> %indices[%dst] {k = {{K}} : i32, chunk = {{C}} : i32, stable}
+        : !tile.ptr<f32>, !tile.ptr<i32>
+  }
   tile.return
 }

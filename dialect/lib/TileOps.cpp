@@ -647,6 +647,10 @@ LogicalResult TopKOp::verify() {
   int64_t chunk = static_cast<int32_t>(getChunk());
   if (chunk <= 0 || !llvm::isPowerOf2_64(chunk))
     return emitOpError("chunk must be a positive power of two, got ") << chunk;
+  // The sort's pairs live in a shared-memory tile, whose size is a power of
+  // two.
+  if (getSorted() && !llvm::isPowerOf2_64(k))
+    return emitOpError("with `sorted`, k must be a power of two, got ") << k;
   return success();
 }
 

@@ -4,7 +4,9 @@
 // (see the pass description in Passes.td): per digit, a histogram of the
 // candidates, a suffix scan that finds the threshold bin, and one pass that
 // writes out the elements above it; the threshold bin's elements are the
-// candidates of the next digit.
+// candidates of the next digit. With `sorted`, the selected (key, column)
+// pairs go to LDS instead and a stable LSD radix sort of one bit per pass
+// orders them before the row is written.
 //
 //===----------------------------------------------------------------------===//
 
@@ -50,16 +52,10 @@ public:
     Value n = arith::MaxSIOp::create(b, loc, op.getN(), c(0));
     Value small =
         arith::CmpIOp::create(b, loc, arith::CmpIPredicate::sle, n, c(k));
-    scf::IfOp::create(
-        b, loc, small,
-        [&](OpBuilder &, Location) {
-          writeShortRow(n);
-          scf::YieldOp::create(b, loc);
-        },
-        [&](OpBuilder &, Location) {
-          select(n);
-          scf::YieldOp::create(b, loc);
-        });
+    if (op.getSorted())
+      buildSorted(n, small);
+    else
+      buildUnsorted(n, small);
     op.erase();
   }
 
@@ -86,9 +82,7 @@ private:
   /// Exclusive positions of `mask`'s true elements among them, and their
   /// count (ballot prefix counts, not a scan).
   std::pair<Value, Value> compact(Value mask) {
-    auto pc = PrefixCountOp::create(
-        b, loc, vec(cast<RankedTensorType>(mask.getType()).getDimSize(0), i32),
-        i32, mask);
+    auto pc = PrefixCountOp::create(b, loc, vec(sizeOf(mask), i32), i32, mask);
     return {pc.getPositions(), pc.getTotal()};
   }
   Value suffixScan(Value t) {
@@ -96,10 +90,14 @@ private:
     return ScanOp::create(b, loc, t.getType(), kind, t, b.getI32IntegerAttr(0),
                           nullptr, b.getUnitAttr());
   }
+  int64_t sizeOf(Value t) {
+    return cast<RankedTensorType>(t.getType()).getDimSize(0);
+  }
   /// `base` (i64) + the i32 offsets `t`, as i64 offsets.
   Value offsets(Value base, Value t) {
-    Value wide = arith::ExtSIOp::create(b, loc, vec(chunk, i64), t);
-    return arith::AddIOp::create(b, loc, splat(base, chunk), wide);
+    int64_t size = sizeOf(t);
+    Value wide = arith::ExtSIOp::create(b, loc, vec(size, i64), t);
+    return arith::AddIOp::create(b, loc, splat(base, size), wide);
   }
   void store(Value v, Value at, Value mask) {
     StoreOp::create(b, loc, v, op.getDst(), offsets(op.getDstOffset(), at),
@@ -128,28 +126,32 @@ private:
     Value idx, inRow, key; // i32 positions, i1, u32 keys (as i32)
   };
 
-  /// Loads chunk `ci` of the row and maps it to order-preserving keys:
-  /// NaNs lose their sign (every NaN ranks above +inf), -0.0 becomes +0.0,
-  /// negatives are inverted and non-negatives get the top bit.
+  /// Loads chunk `ci` of the row.
   Chunk loadChunk(Value ci, Value n) {
+    return loadElems(arith::MulIOp::create(b, loc, ci, c(chunk)), chunk, n);
+  }
+
+  /// Loads the `size` elements of the row from `first` and maps them to
+  /// order-preserving keys: NaNs lose their sign (every NaN ranks above
+  /// +inf), -0.0 becomes +0.0, negatives are inverted and non-negatives get
+  /// the top bit. Key 0 is left to no value (-inf is 0x007fffff).
+  Chunk loadElems(Value first, int64_t size, Value n) {
     Chunk ch;
-    Value first = arith::MulIOp::create(b, loc, ci, c(chunk));
-    ch.idx = arith::AddIOp::create(b, loc, range(chunk), splat(first, chunk));
-    ch.inRow = cmp(arith::CmpIPredicate::slt, ch.idx, splat(n, chunk));
-    Value x = LoadOp::create(b, loc, vec(chunk, b.getF32Type()), op.getSrc(),
-                             offsets(op.getSrcOffset(), ch.idx), /*block_base=*/Value(), ch.inRow,
-                             Value(), nullptr, false);
-    Value u = arith::BitcastOp::create(b, loc, vec(chunk, i32), x);
-    Value mag = arith::AndIOp::create(b, loc, u, splat(c(0x7fffffff), chunk));
-    Value nan =
-        cmp(arith::CmpIPredicate::ugt, mag, splat(c(0x7f800000), chunk));
+    ch.idx = arith::AddIOp::create(b, loc, range(size), splat(first, size));
+    ch.inRow = cmp(arith::CmpIPredicate::slt, ch.idx, splat(n, size));
+    Value x = LoadOp::create(b, loc, vec(size, b.getF32Type()), op.getSrc(),
+                             offsets(op.getSrcOffset(), ch.idx),
+                             /*block_base=*/Value(), ch.inRow, Value(), nullptr,
+                             false);
+    Value u = arith::BitcastOp::create(b, loc, vec(size, i32), x);
+    Value mag = arith::AndIOp::create(b, loc, u, splat(c(0x7fffffff), size));
+    Value nan = cmp(arith::CmpIPredicate::ugt, mag, splat(c(0x7f800000), size));
     u = arith::SelectOp::create(b, loc, nan, mag, u);
-    Value negZero =
-        cmp(arith::CmpIPredicate::eq, u, splat(c(INT32_MIN), chunk));
-    u = arith::SelectOp::create(b, loc, negZero, splat(c(0), chunk), u);
-    Value neg = cmp(arith::CmpIPredicate::slt, u, splat(c(0), chunk));
-    Value flipped = arith::XOrIOp::create(b, loc, u, splat(c(-1), chunk));
-    Value lifted = arith::OrIOp::create(b, loc, u, splat(c(INT32_MIN), chunk));
+    Value negZero = cmp(arith::CmpIPredicate::eq, u, splat(c(INT32_MIN), size));
+    u = arith::SelectOp::create(b, loc, negZero, splat(c(0), size), u);
+    Value neg = cmp(arith::CmpIPredicate::slt, u, splat(c(0), size));
+    Value flipped = arith::XOrIOp::create(b, loc, u, splat(c(-1), size));
+    Value lifted = arith::OrIOp::create(b, loc, u, splat(c(INT32_MIN), size));
     ch.key = arith::SelectOp::create(b, loc, neg, flipped, lifted);
     return ch;
   }
@@ -242,7 +244,7 @@ private:
     Value sel = arith::OrIOp::create(b, loc, gt, tie);
     auto [selPos, selCount] = compact(sel);
     Value at = arith::AddIOp::create(b, loc, selPos, splat(written, chunk));
-    store(ch.idx, at, sel);
+    put(ch, at, sel);
     Value written1 = arith::AddIOp::create(b, loc, written, selCount);
     Value seen1 = arith::AddIOp::create(b, loc, seen, eqCount);
     scf::YieldOp::create(b, loc, ValueRange{written1, seen1});
@@ -298,7 +300,130 @@ private:
     scf::YieldOp::create(b, loc, step.getResults());
   }
 
+  // ---- the two forms ---------------------------------------------------
+  void buildUnsorted(Value n, Value small) {
+    scf::IfOp::create(
+        b, loc, small,
+        [&](OpBuilder &, Location) {
+          writeShortRow(n);
+          scf::YieldOp::create(b, loc);
+        },
+        [&](OpBuilder &, Location) {
+          select(n);
+          scf::YieldOp::create(b, loc);
+        });
+  }
+
+  /// The row's k (key, column) pairs, from the short-row rule or from the
+  /// selection (through the LDS pair buffers), sorted, then written.
+  void buildSorted(Value n, Value small) {
+    MemDescType pairType = MemDescType::get(
+        b.getContext(), {k}, i32,
+        SharedLayoutAttr::get(b.getContext(), 1, 1, 1, ArrayRef<unsigned>{0u}));
+    // Initialized, because the exchanges that fill them read the old words.
+    Value zeros = arith::ConstantOp::create(
+        b, loc, DenseElementsAttr::get(vec(k, i32), b.getI32IntegerAttr(0)));
+    pairs.keys = LocalAllocOp::create(b, loc, pairType, zeros);
+    pairs.idx = LocalAllocOp::create(b, loc, pairType, zeros);
+    auto rows = scf::IfOp::create(
+        b, loc, small,
+        [&](OpBuilder &, Location) {
+          auto [keys, idx] = shortRowPairs(n);
+          scf::YieldOp::create(b, loc, ValueRange{keys, idx});
+        },
+        [&](OpBuilder &, Location) {
+          select(n);
+          scf::YieldOp::create(b, loc, loadPairs());
+        });
+    Value idx = sortPairs(rows.getResult(0), rows.getResult(1));
+    store(idx, range(k), Value());
+  }
+
+  /// Where the selection puts a chunk's chosen columns (`mask`) at their
+  /// row positions `at`: straight into `dst`, or with `sorted` as (key,
+  /// column) pairs into the LDS pair buffers.
+  void put(const Chunk &ch, Value at, Value mask) {
+    if (pairs.keys)
+      scatterPairs(ch.key, ch.idx, at, mask);
+    else
+      store(ch.idx, at, mask);
+  }
+
+  /// LDS scatters: element i of `keys` and `idx` to position `at[i]`
+  /// (tile.atomic_rmw xchg on the buffers, between workgroup barriers).
+  void scatterPairs(Value keys, Value idx, Value at, Value mask) {
+    auto xchg = [&](Value buf, Value v) {
+      AtomicRMWOp::create(b, loc, v.getType(), AtomicKind::xchg, buf, at, v,
+                          mask, MemScope::workgroup);
+    };
+    xchg(pairs.keys, keys);
+    xchg(pairs.idx, idx);
+  }
+
+  // ---- sorted output ---------------------------------------------------
+  /// The pair buffers' keys and columns, as tensors of k.
+  SmallVector<Value> loadPairs() {
+    Type t = vec(k, i32);
+    return {LocalLoadOp::create(b, loc, t, pairs.keys),
+            LocalLoadOp::create(b, loc, t, pairs.idx)};
+  }
+
+  /// A short row's pairs: columns 0..n-1 with their keys, then column -1
+  /// with key 0, below every value's key, so the sort leaves them last.
+  std::pair<Value, Value> shortRowPairs(Value n) {
+    Chunk ch = loadElems(c(0), k, n);
+    Value keys =
+        arith::SelectOp::create(b, loc, ch.inRow, ch.key, splat(c(0), k));
+    Value idx =
+        arith::SelectOp::create(b, loc, ch.inRow, ch.idx, splat(c(-1), k));
+    return {keys, idx};
+  }
+
+  /// A stable LSD radix sort of the pairs by key, descending, one bit per
+  /// pass from bit 0: the pairs whose bit is set move to the front in their
+  /// order (positions from tile.prefix_count), the others after them. A
+  /// pass in which every key has the same bit moves nothing and is skipped.
+  /// Equal keys keep their order, which is by column in both producers, so
+  /// ties go to the smaller column. Returns the sorted columns.
+  Value sortPairs(Value keys, Value idx) {
+    auto loop =
+        scf::ForOp::create(b, loc, c(0), c(32), c(1), ValueRange{keys, idx});
+    OpBuilder::InsertionGuard g(b);
+    b.setInsertionPointToStart(loop.getBody());
+    Value bit = loop.getInductionVar();
+    keys = loop.getRegionIterArg(0);
+    idx = loop.getRegionIterArg(1);
+    Value shifted = arith::ShRUIOp::create(b, loc, keys, splat(bit, k));
+    Value low = arith::AndIOp::create(b, loc, shifted, splat(c(1), k));
+    Value set = cmp(arith::CmpIPredicate::ne, low, splat(c(0), k));
+    auto [setPos, setCount] = compact(set);
+    // A clear bit goes after every set one: its position is the set count
+    // plus the clear elements before it.
+    Value clearPos = arith::AddIOp::create(
+        b, loc, arith::SubIOp::create(b, loc, range(k), setPos),
+        splat(setCount, k));
+    Value at = arith::SelectOp::create(b, loc, set, setPos, clearPos);
+    Value moves = arith::AndIOp::create(
+        b, loc, cmp(arith::CmpIPredicate::ne, setCount, c(0)),
+        cmp(arith::CmpIPredicate::ne, setCount, c(k)));
+    auto pass = scf::IfOp::create(
+        b, loc, moves,
+        [&](OpBuilder &, Location) {
+          scatterPairs(keys, idx, at, Value());
+          scf::YieldOp::create(b, loc, loadPairs());
+        },
+        [&](OpBuilder &, Location) {
+          scf::YieldOp::create(b, loc, ValueRange{keys, idx});
+        });
+    scf::YieldOp::create(b, loc, pass.getResults());
+    return loop.getResult(1);
+  }
+
   TopKOp op;
+  /// With `sorted`: the LDS buffers of the row's k keys and columns.
+  struct {
+    Value keys, idx;
+  } pairs;
   OpBuilder b;
   Location loc;
   int64_t chunk, k;
@@ -310,15 +435,8 @@ struct ExpandRadixSelectPass
   void runOnOperation() override {
     SmallVector<TopKOp> ops;
     getOperation().walk([&](TopKOp op) { ops.push_back(op); });
-    for (TopKOp op : ops) {
-      if (op.getSorted()) {
-        op.emitError("tile.topk with `sorted` is not expanded yet: the "
-                     "radix select writes its indices in no particular "
-                     "order");
-        return signalPassFailure();
-      }
+    for (TopKOp op : ops)
       RadixSelectBuilder(op).build();
-    }
   }
 };
 

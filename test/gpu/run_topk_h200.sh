@@ -53,7 +53,7 @@ for f in /tmp/tessel-topk-ptx/*.ptx; do
   echo "== $(basename "$f")"
   ptxas -arch="$arch" -v -o /dev/null "$f" 2>&1 | grep -E 'registers|spill|error' || status=1
 done >"$OUTDIR/topk_ptxas.log" 2>&1
-grep -E '^==|Used|spill' "$OUTDIR/topk_ptxas.log" | head -48
+grep -E '^==|Used|spill' "$OUTDIR/topk_ptxas.log" | head -96
 
 timeout 420 python3 -m pytest -q -p no:cacheprovider --durations=5 "$TEST" \
   >"$OUTDIR/topk_pytest.log" 2>&1 || status=1

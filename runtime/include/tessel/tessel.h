@@ -246,12 +246,14 @@ TESSEL_API tessel_status tessel_paged_mqa_logits_metadata(
  *  k            512, 1024 or 2048.
  *  flags        TESSEL_TOPK_STABLE: ties at the k-th value go to the smaller
  *               column (every variant is stable; the flag states the
- *               requirement). TESSEL_TOPK_SORTED: not implemented yet (an
- *               error).
+ *               requirement). TESSEL_TOPK_SORTED: each row in descending
+ *               order of value, equal values by the smaller column (a
+ *               sorted variant of the kernel).
  *  indices      [R, k] int32, contiguous: the columns of the k largest
  *               values among a row's first len_r (NaN ranks above +inf,
- *               -0.0 equals +0.0), in no particular order; a row with
- *               len_r < k holds 0..len_r-1 and then -1.
+ *               -0.0 equals +0.0), in no particular order unless sorted; a
+ *               row with len_r < k holds 0..len_r-1 (sorted: in that
+ *               order) and then -1.
  * On the emu device the lengths are checked before the launch; on GPUs they
  * are in device memory and a length beyond [0, L] is clamped to it. */
 #define TESSEL_TOPK_STABLE 1u

@@ -2,10 +2,11 @@
 //
 // Top-k per row of the sparse-attention indexer (DESIGN.md 3.2), declared
 // for the op registry. The kernel ABI is kernels_dsl/topk_per_row.mlir's:
-// one workgroup per row, a variant per k and workgroup size (num_waves).
-// The tuned table (runtime/tuned/topk_per_row.csv) picks num_waves by rows
-// and columns; without a row, the first variant built for the call's k
-// serves.
+// one workgroup per row, a variant per k, workgroup size (num_waves) and
+// output order (sorted). The call's k and sorted flag choose among the
+// variants; the tuned table (runtime/tuned/topk_per_row.csv) picks
+// num_waves by rows and columns for both orders; without a row, the first
+// variant built for the call's k and order serves.
 //
 //===----------------------------------------------------------------------===//
 
@@ -27,9 +28,6 @@ Status check(OpCall &c) {
                    "logits: %" PRId64 " rows, but context_lens describes "
                    "B * next_n = %" PRId64 " * %" PRId64 " = %" PRId64,
                    c[R], c[B], c[NextN], c[B] * c[NextN]);
-  if (c[Sorted])
-    return opError(c, "sorted output is not implemented yet; sort the "
-                      "returned indices by value");
   if (c.device && c.device->hostMemory() && c[B] > 0)
     return checkContextLens(c, ContextLens, c[L], "the logits' columns, L");
   return Status::ok();
@@ -99,7 +97,7 @@ OpSpec spec = {
      {"k", KeyRole::Match, "k"},
      {"rows", KeyRole::Bucket, "R"},
      {"cols", KeyRole::Bucket, "L"}},
-    /*callKnobs=*/{{"k", "k", -1}},
+    /*callKnobs=*/{{"k", "k", -1}, {"sorted", "sorted", 0}},
     /*rowKnobs=*/{{"num_waves", "num_waves", 16}},
     /*rowValues=*/{},
     /*knobRules=*/{{"k", true, 512, 2048}},

@@ -8,7 +8,8 @@ Outputs are compared as sets (DESIGN.md 3.2): k distinct indices, each
 inside the row's first len_r columns, every selected value >= every
 unselected one; with stable=True exactly the reference set, whose ties at
 the k-th value go to the smaller columns. Rows with len_r <= k hold
-0..len_r-1, then -1. Also: 100 replays of a CUDA graph of the op on
+0..len_r-1, then -1. With sorted=True, rows must be exactly torch's stable
+descending sort. Also: 100 replays of a CUDA graph of the op on
 changing logits and lengths, each checked, and torch.compile(fullgraph=True)
 against eager calls.
 """
@@ -268,14 +269,31 @@ def test_compiled_step_equals_eager(ctx):
     assert torch.equal(got[1], eager[1])
 
 
+@pytest.mark.parametrize("k", [512, 2048])
+def test_sorted_rows_are_in_descending_order(ctx, k):
+    """sorted=True: exactly torch's stable descending sort of the row's
+    first len_r columns (ties by the smaller column, -0.0 equal to +0.0),
+    cut to k; a short row's columns sorted, then -1."""
+    g = torch.Generator().manual_seed(10)
+    L = 3 * k
+    logits = torch.stack([torch.randn(L, generator=g),
+                          torch.randint(0, 6, (L,), generator=g).float(),
+                          special_row(g, L), torch.randn(L, generator=g)])
+    lens = torch.tensor([L, L, L, k // 2], dtype=torch.int32)
+    got = torch.ops.tessel.topk_per_row(logits.cuda(), lens.cuda(), 1, k,
+                                        stable=True, sorted=True).cpu()
+    for r, n in enumerate(lens.tolist()):
+        v = logits[r, :n].double()
+        order = torch.sort(v, descending=True, stable=True).indices[:k]
+        want = torch.cat([order, torch.full((k - len(order),), -1)])
+        assert torch.equal(got[r].long(), want), (r, n)
+
+
 def test_refusals_name_the_problem(ctx):
     logits = torch.randn(2, 4096, device="cuda")
     lens = torch.full((2,), 4096, dtype=torch.int32, device="cuda")
     with pytest.raises(RuntimeError, match="tessel::topk_per_row: k must be "
                        "one of 512, 1024, 2048"):
         torch.ops.tessel.topk_per_row(logits, lens, 1, 100)
-    with pytest.raises(RuntimeError, match="sorted output is not "
-                       "implemented"):
-        torch.ops.tessel.topk_per_row(logits, lens, 1, 512, sorted=True)
     with pytest.raises(RuntimeError, match="rank 1, want 2"):
         torch.ops.tessel.topk_per_row(logits[0], lens, 1, 512)

@@ -3,6 +3,8 @@
 DESIGN.md 3.2: a stable sort of each row's first len_r columns by value,
 descending (NaN largest, -0.0 equal to +0.0). Outputs are compared as
 sets; every variant is stable, so the set must be exactly the reference's.
+With sorted=True the rows must be exactly the reference's order (then -1),
+which only the sorted variants give.
 
 Needs the real emulator and the kernel library (see
 test_paged_mqa_logits.py for the environment ctest sets).
@@ -44,12 +46,17 @@ def row_lengths(lens, next_n, cols):
     return np.clip(out, 0, cols)
 
 
-def reference_set(row, n, k):
+def reference_order(row, n, k):
+    """The first min(n, k) columns by value, descending, ties by column."""
     v = row[:n].astype(np.float64)
     rank = np.where(np.isnan(v), np.inf, v)  # NaN first, then by value
     nan_first = np.isnan(v).astype(np.int8)
     order = np.lexsort((np.arange(n), -rank, -nan_first))
-    return set(order[:k].tolist())
+    return order[:k]
+
+
+def reference_set(row, n, k):
+    return set(reference_order(row, n, k).tolist())
 
 
 def check(logits, lens, next_n, k, got):
@@ -118,7 +125,37 @@ def test_bad_arguments_are_refused(ctx):
         ctx.topk_per_row(logits, np.array([600, 601], np.int32), 1, 512)
     with pytest.raises(tessel.TesselError, match="negative"):
         ctx.topk_per_row(logits, np.array([600, -1], np.int32), 1, 512)
-    with pytest.raises(tessel.TesselError, match="sorted"):
-        ctx.topk_per_row(logits, lens, 1, 512, sorted=True)
     with pytest.raises(tessel.TesselError, match="dtype"):
         ctx.topk_per_row(logits.astype(np.float16), lens, 1, 512)
+
+
+def check_sorted(logits, lens, next_n, k, got):
+    rows, cols = logits.shape
+    assert got.shape == (rows, k) and got.dtype == np.int32
+    for r, n in enumerate(row_lengths(lens, next_n, cols)):
+        order = reference_order(logits[r], n, k)
+        want = np.concatenate([order, np.full(k - len(order), -1)])
+        assert (got[r] == want).all(), (r, n)
+
+
+def test_sorted_rows_are_in_the_reference_order(ctx):
+    """sorted=True through the module function and the Context method:
+    ties, -0.0, +-inf and NaN in a padded row, a short row and an empty
+    one."""
+    rng = np.random.default_rng(5)
+    store = (rng.integers(-3, 4, (3, 1300)) * 0.5).astype(np.float32)
+    store[0, ::11] = -0.0
+    store[0, 5], store[0, 6], store[0, 7] = np.inf, -np.inf, np.nan
+    logits = store[:, :1200]  # row stride 1300 > width 1200
+    lens = np.array([1200, 300, 0], np.int32)
+    old = tessel._default_ctx
+    tessel._default_ctx = ctx
+    try:
+        got = tessel.topk_per_row(logits, lens, 1, 512, sorted=True)
+    finally:
+        tessel._default_ctx = old
+    check_sorted(logits, lens, 1, 512, got)
+    out = np.full((3, 512), 77, np.int32)
+    assert ctx.topk_per_row(logits, lens, 1, 512, stable=True, sorted=True,
+                            out=out) is out
+    check_sorted(logits, lens, 1, 512, out)

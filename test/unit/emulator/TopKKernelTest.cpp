@@ -7,8 +7,10 @@
 // smaller column). Outputs are compared as sets: k distinct columns in
 // range, every selected value >= every unselected one, and (the kernel is
 // stable) exactly the reference's set. Rows with len_r <= k must hold
-// 0..len_r-1 then -1. The indices buffer holds exactly rows * k entries,
-// so a stray store fails the emulator's bounds check.
+// 0..len_r-1 then -1. The sorted variants must give exactly the
+// reference's order: the first min(len_r, k) columns of the stable sort,
+// then -1. The indices buffer holds exactly rows * k entries, so a stray
+// store fails the emulator's bounds check.
 //
 //===----------------------------------------------------------------------===//
 #include "TileKernel.h"
@@ -43,9 +45,11 @@ struct Compiled {
   Dim3 block{};
 };
 
-Compiled *compiled(const std::string &target, int64_t k, int64_t numWaves) {
-  static std::map<std::tuple<std::string, int64_t, int64_t>, Compiled> cache;
-  auto key = std::make_tuple(target, k, numWaves);
+Compiled *compiled(const std::string &target, int64_t k, int64_t numWaves,
+                   int64_t sorted) {
+  static std::map<std::tuple<std::string, int64_t, int64_t, int64_t>, Compiled>
+      cache;
+  auto key = std::make_tuple(target, k, numWaves, sorted);
   if (auto it = cache.find(key); it != cache.end())
     return it->second.module ? &it->second : nullptr;
   Compiled &c = cache[key];
@@ -55,7 +59,8 @@ Compiled *compiled(const std::string &target, int64_t k, int64_t numWaves) {
     return nullptr;
   }
   std::unique_ptr<Module> emu = emulatorModuleFor(
-      src, "topk_per_row.mlir", target, {{"k", k}, {"num_waves", numWaves}});
+      src, "topk_per_row.mlir", target,
+      {{"k", k}, {"num_waves", numWaves}, {"sorted", sorted}});
   if (!emu)
     return nullptr;
   auto names = emu->kernelNames();
@@ -145,12 +150,28 @@ void checkRow(const Problem &p, int r, int k, const int32_t *got) {
   EXPECT_EQ(missing, 0);
 }
 
-void runCase(const std::string &what, const std::string &target, int k,
-             const Problem &p, int64_t numWaves = 16) {
-  SCOPED_TRACE(what + " on " + target + " k=" + std::to_string(k) +
-               " cols=" + std::to_string(p.cols));
-  Compiled *c = compiled(target, k, numWaves);
-  ASSERT_TRUE(c);
+/// The sorted variants' row: the reference's first min(len_r, k) columns
+/// in its order, then -1.
+void checkSortedRow(const Problem &p, int r, int k, const int32_t *got) {
+  SCOPED_TRACE("sorted row " + std::to_string(r));
+  std::vector<int32_t> want = reference(p, r, k);
+  want.resize(k, -1);
+  const float *row = p.logits.data() + (size_t)r * p.stride;
+  for (int i = 0; i < k; ++i)
+    ASSERT_EQ(got[i], want[i])
+        << "at " << i << " of a row of " << rowLen(p, r) << ": want column "
+        << want[i] << " (" << (want[i] >= 0 ? row[want[i]] : 0.0f) << ")";
+}
+
+/// Runs the variant (k, numWaves, sorted) on `p`; the rows of indices
+/// (none if it did not compile).
+std::vector<int32_t> launch(const std::string &target, int k, const Problem &p,
+                            int64_t numWaves, bool sorted) {
+  Compiled *c = compiled(target, k, numWaves, sorted);
+  if (!c) {
+    ADD_FAILURE() << "the variant did not compile";
+    return {};
+  }
   std::vector<int32_t> out((size_t)p.rows() * k, 0x7eadbeef);
   std::vector<float> logits = p.logits;
   std::vector<int32_t> lens = p.lens;
@@ -162,8 +183,29 @@ void runCase(const std::string &what, const std::string &target, int k,
        KernelArg::i32(p.rows()), KernelArg::i32(p.cols),
        KernelArg::i64(p.stride), KernelArg::i32(p.nextN),
        KernelArg::i32(p.lens2d ? 1 : 0)}));
+  return out;
+}
+
+void runCase(const std::string &what, const std::string &target, int k,
+             const Problem &p, int64_t numWaves = 16) {
+  SCOPED_TRACE(what + " on " + target + " k=" + std::to_string(k) +
+               " cols=" + std::to_string(p.cols));
+  std::vector<int32_t> out = launch(target, k, p, numWaves, false);
+  if (out.empty())
+    return;
   for (int r = 0; r < p.rows(); ++r)
     checkRow(p, r, k, out.data() + (size_t)r * k);
+}
+
+void runSortedCase(const std::string &what, const std::string &target, int k,
+                   const Problem &p) {
+  SCOPED_TRACE("sorted " + what + " on " + target + " k=" + std::to_string(k) +
+               " cols=" + std::to_string(p.cols));
+  std::vector<int32_t> out = launch(target, k, p, 16, true);
+  if (out.empty())
+    return;
+  for (int r = 0; r < p.rows(); ++r)
+    checkSortedRow(p, r, k, out.data() + (size_t)r * k);
 }
 
 /// One row per entry of `lens` (1-D lengths, next_n = 1), values from
@@ -181,6 +223,40 @@ Problem rowsOf(std::vector<int32_t> lens, int cols, Gen gen, int64_t pad = 0) {
     for (int i = 0; i < cols; ++i)
       p.logits[(size_t)r * p.stride + i] = gen(r, i);
   return p;
+}
+
+/// B = 2, next_n = 3 rows of 1500 columns in a stride of 1536, with 1-D
+/// (causal) or 2-D lengths, values from `gen()`.
+template <typename Gen> Problem nextNRows(bool twoD, Gen gen) {
+  Problem p;
+  p.batch = 2, p.nextN = 3, p.cols = 1500, p.stride = 1536;
+  p.lens2d = twoD;
+  p.lens = twoD ? std::vector<int32_t>{1500, 600, 513, 1200, 0, 1499}
+                : std::vector<int32_t>{1500, 514};
+  p.logits.resize((size_t)p.rows() * p.stride);
+  for (float &v : p.logits)
+    v = gen();
+  return p;
+}
+
+/// +-inf, -0.0 and +0.0, denormals of both signs, tiny and ordinary
+/// values, NaN.
+std::vector<float> specialValues() {
+  const float inf = std::numeric_limits<float>::infinity();
+  const float den = std::numeric_limits<float>::denorm_min();
+  return {inf,
+          -inf,
+          -0.0f,
+          0.0f,
+          den,
+          -den,
+          den * 7,
+          -den * 3,
+          1e-30f,
+          -1e-30f,
+          3.5f,
+          -3.5f,
+          std::numeric_limits<float>::quiet_NaN()};
 }
 
 std::vector<std::string> targets() { return {"gfx942", "gfx950"}; }
@@ -240,19 +316,7 @@ TEST(TopKPerRow, AllEqual) {
 
 // +-inf, -0.0 against +0.0, denormals of both signs, NaN.
 TEST(TopKPerRow, SpecialValues) {
-  const float inf = std::numeric_limits<float>::infinity();
-  const float den = std::numeric_limits<float>::denorm_min();
-  std::vector<float> pool = {inf,
-                             -inf,
-                             -0.0f,
-                             0.0f,
-                             den,
-                             -den,
-                             den * 7.0f,
-                             -den * 3.0f,
-                             1e-30f,
-                             -1e-30f,
-                             std::numeric_limits<float>::quiet_NaN()};
+  std::vector<float> pool = specialValues();
   std::mt19937 rng(5);
   std::uniform_int_distribution<int> d(0, (int)pool.size() - 1);
   for (const std::string &t : targets()) {
@@ -277,17 +341,9 @@ TEST(TopKPerRow, Lengths) {
 TEST(TopKPerRow, NextNAndStride) {
   std::mt19937 rng(13);
   std::uniform_real_distribution<float> d(-5.0f, 5.0f);
-  for (bool twoD : {false, true}) {
-    Problem p;
-    p.batch = 2, p.nextN = 3, p.cols = 1500, p.stride = 1536;
-    p.lens2d = twoD;
-    p.lens = twoD ? std::vector<int32_t>{1500, 600, 513, 1200, 0, 1499}
-                  : std::vector<int32_t>{1500, 514};
-    p.logits.resize((size_t)p.rows() * p.stride);
-    for (float &v : p.logits)
-      v = d(rng);
-    runCase(twoD ? "2-D lengths" : "1-D lengths", "gfx950", 512, p);
-  }
+  for (bool twoD : {false, true})
+    runCase(twoD ? "2-D lengths" : "1-D lengths", "gfx950", 512,
+            nextNRows(twoD, [&] { return d(rng); }));
 }
 
 TEST(TopKPerRow, FewerWaves) {
@@ -295,6 +351,87 @@ TEST(TopKPerRow, FewerWaves) {
   std::normal_distribution<float> d(0.0f, 1.0f);
   Problem p = rowsOf({2500}, 2500, [&](int, int) { return d(rng); });
   runCase("4 waves", "gfx942", 512, p, 4);
+}
+
+// ---- sorted variants: exactly the reference order ----------------------
+
+TEST(TopKPerRowSorted, RandomRows) {
+  std::mt19937 rng(21);
+  std::normal_distribution<float> d(0.0f, 3.0f);
+  for (const std::string &t : targets()) {
+    Problem p =
+        rowsOf({2500, 1800, 300}, 2500, [&](int, int) { return d(rng); });
+    runSortedCase("random", t, 512, p);
+  }
+}
+
+// k = 1024 and 2048 (1 and 2 pairs per lane of 1024), with rows of
+// k - 1, k + 1 and more columns.
+TEST(TopKPerRowSorted, LargerK) {
+  std::mt19937 rng(22);
+  std::uniform_real_distribution<float> d(-100.0f, 100.0f);
+  for (const std::string &t : targets())
+    for (int k : {1024, 2048}) {
+      Problem p =
+          rowsOf({3000, k - 1, k + 1}, 3000, [&](int, int) { return d(rng); });
+      runSortedCase("random", t, k, p);
+    }
+}
+
+// next_n = 3 with 1-D (causal) and 2-D lengths, rows padded to a larger
+// stride.
+TEST(TopKPerRowSorted, NextN) {
+  std::mt19937 rng(26);
+  std::normal_distribution<float> d(0.0f, 1.0f);
+  for (bool twoD : {false, true})
+    runSortedCase(twoD ? "2-D lengths" : "1-D lengths", "gfx942", 512,
+                  nextNRows(twoD, [&] { return d(rng); }));
+}
+
+// Few distinct values, +0.0 and -0.0 among them: runs of equal keys, each
+// in column order.
+TEST(TopKPerRowSorted, ManyTies) {
+  std::mt19937 rng(23);
+  std::uniform_int_distribution<int> d(0, 6);
+  for (const std::string &t : targets()) {
+    Problem p = rowsOf({2000, 400}, 2000, [&](int, int i) {
+      int v = d(rng);
+      return v == 0 ? (i % 2 ? -0.0f : 0.0f) : (float)v * 0.5f;
+    });
+    runSortedCase("ties", t, 512, p);
+  }
+}
+
+TEST(TopKPerRowSorted, AllEqual) {
+  for (const std::string &t : targets()) {
+    Problem p = rowsOf({1500, 200}, 1500, [](int, int) { return -2.5f; });
+    runSortedCase("all equal", t, 512, p);
+  }
+}
+
+// +-inf, -0.0 against +0.0, denormals of both signs, NaN (above +inf).
+TEST(TopKPerRowSorted, SpecialValues) {
+  std::vector<float> pool = specialValues();
+  std::mt19937 rng(24);
+  std::uniform_int_distribution<int> d(0, (int)pool.size() - 1);
+  for (const std::string &t : targets()) {
+    Problem p =
+        rowsOf({1500, 100}, 1500, [&](int, int) { return pool[d(rng)]; });
+    runSortedCase("special", t, 512, p);
+  }
+}
+
+// Lengths 0, 1, k-1, k, k+1, negative and past the row, in rows padded to
+// a larger stride (the padding holds NaN, which must not be read).
+TEST(TopKPerRowSorted, LengthsAndPaddedStride) {
+  std::mt19937 rng(25);
+  std::uniform_real_distribution<float> d(-5.0f, 5.0f);
+  for (const std::string &t : targets()) {
+    Problem p = rowsOf(
+        {0, 1, 511, 512, 513, -3, 900}, 800, [&](int, int) { return d(rng); },
+        /*pad=*/37);
+    runSortedCase("lengths", t, 512, p);
+  }
 }
 
 } // namespace

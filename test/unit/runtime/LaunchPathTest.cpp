@@ -225,35 +225,82 @@ TEST(LaunchPath, ABundleLoadRetiresCachedPlans) {
   tessel_context_destroy(ctx);
 }
 
+/// A fake sm_90 topk_per_row variant (k = 2048) of `waves` warps.
+tessel::BundleEntry topkEntry(int waves, int sorted) {
+  const tessel::OpSpec *op = tessel::findOp("topk_per_row");
+  tessel::BundleEntry e;
+  e.name = "topk_per_row.k2048.w" + std::to_string(waves) + ".s" +
+           std::to_string(sorted) + ".sm_90";
+  e.kernel = "topk_per_row";
+  e.target = "sm_90";
+  e.format = tessel::CodeFormat::Ptx;
+  e.knobs = {{"k", 2048}, {"num_waves", waves}, {"sorted", sorted}};
+  if (op)
+    e.args = tessel::opAbi(*op);
+  e.block[0] = 32 * waves;
+  e.resources = "{\"registers\":60}";
+  e.sourceHash = "0123abcd";
+  e.code = ".version 8.0\n.target sm_90\n";
+  return e;
+}
+
+/// topk_per_row's tensors for k = 2048 (addresses nothing reads).
+struct TopKTensors {
+  tessel_tensor tl{}, tc{}, ti{};
+  TopKTensors(int64_t rows, int64_t cols) {
+    tl.data = reinterpret_cast<void *>(uintptr_t(1) << 32);
+    tl.dtype = TESSEL_DTYPE_F32;
+    tl.rank = 2;
+    tl.shape[0] = rows;
+    tl.shape[1] = cols;
+    tl.strides[0] = cols;
+    tl.strides[1] = 1;
+    tc.data = reinterpret_cast<void *>(uintptr_t(2) << 32);
+    tc.dtype = TESSEL_DTYPE_I32;
+    tc.rank = 1;
+    tc.shape[0] = rows;
+    tc.strides[0] = 1;
+    ti.data = reinterpret_cast<void *>(uintptr_t(3) << 32);
+    ti.dtype = TESSEL_DTYPE_I32;
+    ti.rank = 2;
+    ti.shape[0] = rows;
+    ti.shape[1] = 2048;
+    ti.strides[0] = 2048;
+    ti.strides[1] = 1;
+  }
+  tessel_status call(tessel_context *ctx, uint32_t flags) {
+    return tessel_topk_per_row(ctx, &tl, &tc, 1, 2048, flags, &ti, nullptr);
+  }
+};
+
+/// A context on the fake driver, which reports each launch's grid and
+/// workgroup; skips the test where another driver is bound.
+class LaunchPathTopK : public ::testing::Test {
+protected:
+  using LastBlockFn = unsigned (*)();
+  void SetUp() override {
+    ctx = fakeCudaContext(launches);
+    if (!ctx)
+      GTEST_SKIP() << "the fake CUDA driver is not the one bound";
+    lastBlock = reinterpret_cast<LastBlockFn>(dlsym(
+        dlopen(FAKE_CUDA_PATH, RTLD_NOW | RTLD_NOLOAD), "fakeCudaLastBlock"));
+    ASSERT_NE(lastBlock, nullptr);
+  }
+  void TearDown() override {
+    if (ctx)
+      tessel_context_destroy(ctx);
+  }
+  tessel_context *ctx = nullptr;
+  LaunchesFn launches = nullptr;
+  LastBlockFn lastBlock = nullptr;
+};
+
 // topk_per_row's sm_90 rows (runtime/tuned/topk_per_row.csv) pick the
 // workgroup: 16 warps for few rows of 32k and 128k columns, 8 for 8k
 // columns and for 256 rows.
-TEST(LaunchPath, TopKTablePicksTheWorkgroup) {
-  LaunchesFn launches = nullptr;
-  tessel_context *ctx = fakeCudaContext(launches);
-  if (!ctx)
-    GTEST_SKIP() << "the fake CUDA driver is not the one bound";
-  auto lastBlock = reinterpret_cast<unsigned (*)()>(dlsym(
-      dlopen(FAKE_CUDA_PATH, RTLD_NOW | RTLD_NOLOAD), "fakeCudaLastBlock"));
-  ASSERT_NE(lastBlock, nullptr);
-  const tessel::OpSpec *op = tessel::findOp("topk_per_row");
-  ASSERT_NE(op, nullptr);
-  std::vector<tessel::BundleEntry> es;
-  for (int waves : {8, 16}) {
-    tessel::BundleEntry e;
-    e.name = "topk_per_row.k2048.w" + std::to_string(waves) + ".sm_90";
-    e.kernel = "topk_per_row";
-    e.target = "sm_90";
-    e.format = tessel::CodeFormat::Ptx;
-    e.knobs = {{"k", 2048}, {"num_waves", waves}};
-    e.args = tessel::opAbi(*op);
-    e.block[0] = 32 * waves;
-    e.resources = "{\"registers\":60}";
-    e.sourceHash = "0123abcd";
-    e.code = ".version 8.0\n.target sm_90\n";
-    es.push_back(e);
-  }
-  loadEntries(ctx, es);
+TEST_F(LaunchPathTopK, TablePicksTheWorkgroup) {
+  ASSERT_NE(tessel::findOp("topk_per_row"), nullptr);
+  loadEntries(ctx, {topkEntry(8, 0), topkEntry(16, 0)});
   struct Case {
     int64_t rows, cols;
     unsigned block;
@@ -262,35 +309,35 @@ TEST(LaunchPath, TopKTablePicksTheWorkgroup) {
                         {1, 8192, 256},    {8, 8192, 256},   {256, 131072, 256},
                         {256, 32768, 256}, {200, 8192, 256}};
   for (const Case &c : cases) {
-    tessel_tensor tl{}, tc{}, ti{};
-    tl.data = reinterpret_cast<void *>(uintptr_t(1) << 32);
-    tl.dtype = TESSEL_DTYPE_F32;
-    tl.rank = 2;
-    tl.shape[0] = c.rows;
-    tl.shape[1] = c.cols;
-    tl.strides[0] = c.cols;
-    tl.strides[1] = 1;
-    tc.data = reinterpret_cast<void *>(uintptr_t(2) << 32);
-    tc.dtype = TESSEL_DTYPE_I32;
-    tc.rank = 1;
-    tc.shape[0] = c.rows;
-    tc.strides[0] = 1;
-    ti.data = reinterpret_cast<void *>(uintptr_t(3) << 32);
-    ti.dtype = TESSEL_DTYPE_I32;
-    ti.rank = 2;
-    ti.shape[0] = c.rows;
-    ti.shape[1] = 2048;
-    ti.strides[0] = 2048;
-    ti.strides[1] = 1;
-    ASSERT_EQ(tessel_topk_per_row(ctx, &tl, &tc, 1, 2048, 0, &ti, nullptr),
-              TESSEL_SUCCESS)
-        << tessel_last_error();
+    TopKTensors t(c.rows, c.cols);
+    ASSERT_EQ(t.call(ctx, 0), TESSEL_SUCCESS) << tessel_last_error();
     unsigned grid[3];
     launches(grid);
     EXPECT_EQ(grid[0], unsigned(c.rows));
     EXPECT_EQ(lastBlock(), c.block) << c.rows << " x " << c.cols;
   }
-  tessel_context_destroy(ctx);
+}
+
+// TESSEL_TOPK_SORTED is served only by variants with the sorted knob set:
+// without one the call fails naming sorted=1; with a sorted variant of 16
+// warps only, a sorted call whose table row asks for 8 warps takes the
+// nearest row it serves (16 warps), while an unsorted call keeps its 8.
+TEST_F(LaunchPathTopK, SortedCallsTakeSortedVariants) {
+  loadEntries(ctx, {topkEntry(8, 0)});
+  TopKTensors t(1, 8192);
+  EXPECT_EQ(t.call(ctx, TESSEL_TOPK_STABLE | TESSEL_TOPK_SORTED),
+            TESSEL_ERROR_NO_KERNEL);
+  EXPECT_NE(std::string(tessel_last_error()).find("k=2048 sorted=1"),
+            std::string::npos)
+      << tessel_last_error();
+  loadEntries(ctx, {topkEntry(16, 1)});
+  ASSERT_EQ(t.call(ctx, TESSEL_TOPK_STABLE), TESSEL_SUCCESS)
+      << tessel_last_error();
+  EXPECT_EQ(lastBlock(), 256u);
+  ASSERT_EQ(t.call(ctx, TESSEL_TOPK_STABLE | TESSEL_TOPK_SORTED),
+            TESSEL_SUCCESS)
+      << tessel_last_error();
+  EXPECT_EQ(lastBlock(), 512u);
 }
 
 // Validation still runs on every call, cached plan or not.

@@ -76,7 +76,64 @@ def TileExpandRadixSelect : Pass<"tile-expand-radix-select", "::mlir::ModuleOp">
       index (the `stable` rule; without `stable` the same set is valid).
 
     The candidates of the next digit are found again by reading the row
-    (the prefix match), not buffered. `sorted` is rejected.
+    (the prefix match), not buffered.
+
+    With `sorted` (k a power of two), the same workgroup orders the row
+    before writing it, in shared memory:
+
+    - Two LDS buffers of k i32 (`tile.local_alloc`, zeroed: the exchanges
+      read the old words) hold the row's (key, column) pairs. The selection puts its chosen pairs there instead of
+      in `dst` (`tile.atomic_rmw xchg`, a scatter into LDS); a short row's
+      pairs are its columns 0..n-1 and then column -1 with key 0, which is
+      below every value's key.
+    - A stable LSD radix sort, descending, of one key bit per pass, bit 0
+      first: `tile.prefix_count` of the set bits gives each pair its
+      position (set bits first, in order; then the clear ones), the pairs
+      are scattered there and read back. A pass whose bit is the same in
+      every key (count 0 or k) is skipped. Each producer gives equal keys
+      in column order, and the sort keeps it, so ties go to the smaller
+      column and the -1 padding stays last.
+    - The sorted columns are stored to `dst` in one pass.
+
+    Why one-bit passes: the split needs only the ballot prefix count that
+    already places the selection's output, and at most 32 passes of k
+    elements, with the equal bits skipped. Wider digits need a count per
+    bin value below each element (one prefix count per value), and a
+    bitonic network over 2048 pairs takes 66 data-dependent exchange
+    stages (`tile.gather`s through LDS) and is not stable, so it would
+    have to compare columns too.
+
+    Before (sorted):
+    ```mlir
+    tile.topk %x[%row], %n -> %out[%orow] {k = 2048 : i32, chunk = 4096 : i32, sorted}
+        : !tile.ptr<f32>, !tile.ptr<i32>
+    ```
+    After (abridged):
+    ```mlir
+    %keys = tile.local_alloc (%zeros : tensor<2048xi32>) : !tile.memdesc<2048xi32, #tile.shared<{vec = 1, perPhase = 1, maxPhase = 1, order = [0]}>>
+    %cols = tile.local_alloc (%zeros : tensor<2048xi32>) : !tile.memdesc<2048xi32, #shared>
+    %p:2 = scf.if %short -> (tensor<2048xi32>, tensor<2048xi32>) {
+      ... keys of columns 0..n-1, then key 0 and column -1 ...
+    } else {
+      ... the digits as below, the emission scattering to the buffers:
+      %old = tile.atomic_rmw xchg, %keys[%at], %key mask(%sel : tensor<4096xi1>)
+          : !tile.memdesc<2048xi32, #shared>, tensor<4096xi32>, tensor<4096xi32>
+      ...
+      %k0 = tile.local_load %keys : !tile.memdesc<2048xi32, #shared> -> tensor<2048xi32>
+      %c0 = tile.local_load %cols : !tile.memdesc<2048xi32, #shared> -> tensor<2048xi32>
+      scf.yield %k0, %c0 : tensor<2048xi32>, tensor<2048xi32>
+    }
+    %s:2 = scf.for %bit = %c0 to %c32 step %c1 iter_args(%key = %p#0, %col = %p#1) -> ... {
+      %set = ... ((%key >> %bit) & 1) != 0 ...
+      %pos, %ones = tile.prefix_count %set : tensor<2048xi1> -> tensor<2048xi32>
+      %at = arith.select %set, %pos, %after_ones : tensor<2048xi1>, tensor<2048xi32>
+      %r:2 = scf.if %moves -> ... {
+        ... tile.atomic_rmw xchg of %key and %col to %at, tile.local_load of both ...
+      } else { scf.yield %key, %col : ... }
+      scf.yield %r#0, %r#1 : ...
+    }
+    tile.store %s#1, %out[%at_row] : tensor<2048xi32>, !tile.ptr<i32>, tensor<2048xi64>
+    ```
 
     Before:
     ```mlir

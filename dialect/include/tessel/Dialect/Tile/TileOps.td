@@ -593,8 +593,11 @@ def Tile_TopKOp : Tile_Op<"topk", [MemoryEffects<[MemRead, MemWrite]>]> {
     positions `i` of its `k` largest values to `dst[dst_offset + j]`,
     `0 <= j < k`. When `n <= k` the row is `0..n-1` followed by `-1`; a
     negative `n` counts as 0. Order inside the row is unspecified unless
-    `sorted` (descending by value). With `stable`, ties at the k-th value go
-    to the smaller index, so every caller picks the same set.
+    `sorted`: then the positions are in descending order of value, equal
+    values by the smaller position, and a row with `n < k` holds its
+    `0..n-1` in that order, then `-1`; `sorted` needs k to be a power of
+    two. With `stable`, ties at the k-th value go to the smaller index, so
+    every caller picks the same set.
 
     Values are ordered as their order-preserving u32 keys: -0.0 equals
     +0.0, and every NaN ranks above +inf.

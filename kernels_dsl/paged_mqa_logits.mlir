@@ -99,6 +99,10 @@
 !cr32 = tensor<{{C}}x{{R}}xi32>
 !cr64 = tensor<{{C}}x{{R}}xi64>
 !crmask = tensor<{{C}}x{{R}}xi1>
+// tokens_on_m transposes the shared-memory ring; without a ring (stages =
+// 0) it would be silently ignored. The check is (tokens_on_m ? stages : 1)
+// != 0.
+{{require tokens_on_m * stages + 1 - tokens_on_m : tokens_on_m = 1 needs the shared-memory ring of K (stages > 0)}}
 tile.kernel @paged_mqa_logits(
     %q: !tile.ptr<i8> {tile.divisibility = 16 : i64},
     %kv: !tile.ptr<i8> {tile.divisibility = 16 : i64},

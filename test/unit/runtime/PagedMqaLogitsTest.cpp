@@ -285,8 +285,8 @@ TEST_F(Logits, PersistentRowLaunchesTheScheduleFirst) {
   ASSERT_TRUE(writeBytes(
       file, "arch,cu_num,heads,head_dim,kv_block_size,preshuffle,batch,next_n,"
             "context,kernel,chunk_k,waves_per_eu,split_kv,rows_per_program,"
-            "num_waves,persistent,us,tbps\n"
-            "gfx942,304,32,128,16,0,2,2,64,paged_mqa_logits,64,2,1,1,4,1,0,"
+            "num_waves,persistent,tokens_on_m,us,tbps\n"
+            "gfx942,304,32,128,16,0,2,2,64,paged_mqa_logits,64,2,1,1,4,1,0,0,"
             "0\n"));
   ASSERT_EQ(tessel_config_set("TESSEL_TUNED_DIR", dir.c_str()), TESSEL_SUCCESS);
   tessel_context *tuned = nullptr;

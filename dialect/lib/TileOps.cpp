@@ -545,10 +545,22 @@ LogicalResult DotOp::verify() {
   return success();
 }
 
+/// umax and umin order integers; a float has no unsigned order.
+static LogicalResult verifyCombineKind(Operation *op, CombineKind kind,
+                                       Type elem) {
+  if ((kind == CombineKind::umax || kind == CombineKind::umin) &&
+      !isa<IntegerType>(elem))
+    return op->emitOpError("combine kind ")
+           << stringifyCombineKind(kind) << " needs integer elements, got "
+           << elem;
+  return success();
+}
+
 LogicalResult ReduceOp::verify() {
   auto src = getSrc().getType();
   int64_t axis = static_cast<int32_t>(getAxis());
-  if (failed(verifyAxis(*this, axis, src.getRank())))
+  if (failed(verifyAxis(*this, axis, src.getRank())) ||
+      failed(verifyCombineKind(*this, getKind(), src.getElementType())))
     return failure();
   Type elem = src.getElementType();
   if (getElementTypeOrSelf(getType()) != elem)
@@ -569,8 +581,10 @@ LogicalResult ReduceOp::verify() {
 }
 
 LogicalResult ScanOp::verify() {
-  return verifyAxis(*this, static_cast<int32_t>(getAxis()),
-                    getSrc().getType().getRank());
+  RankedTensorType src = getSrc().getType();
+  if (failed(verifyAxis(*this, static_cast<int32_t>(getAxis()), src.getRank())))
+    return failure();
+  return verifyCombineKind(*this, getKind(), src.getElementType());
 }
 
 LogicalResult PrefixCountOp::verify() {

@@ -244,6 +244,18 @@ template <typename Op> struct TilePattern : public OpConversionPattern<Op> {
       op->emitError() << "cannot distribute " << t << ": " << err;
     return l;
   }
+
+  /// Reductions and scans across lanes move `elem` with the target's lane
+  /// moves; other element types are an error that names them.
+  LogicalResult checkCrossesLanes(Operation *op, Type elem) const {
+    if (state.target->crossesLanes(elem))
+      return success();
+    return op->emitError()
+           << op->getName()
+           << " across lanes takes integer or float elements of 32 or 64 "
+              "bits, got "
+           << elem;
+  }
 };
 
 /// arith and math ops on tensors apply lane by lane to the vectors.
@@ -1214,6 +1226,10 @@ tessel::CombineKind toCombine(tile::CombineKind k) {
     return tessel::CombineKind::Max;
   case tile::CombineKind::min:
     return tessel::CombineKind::Min;
+  case tile::CombineKind::umax:
+    return tessel::CombineKind::UMax;
+  case tile::CombineKind::umin:
+    return tessel::CombineKind::UMin;
   }
   llvm_unreachable("unknown combine kind");
 }
@@ -1239,7 +1255,7 @@ std::optional<SharedReducePlan> planSharedReduce(const DistributedLayout &l,
                                                  const TargetInfo &target) {
   unsigned budget = target.laneReduceScratchBytes();
   unsigned laneBits = l.distinctLaneBits(k), waveBits = l.distinctWaveBits(k);
-  if (!budget || !waveBits || elem.getIntOrFloatBitWidth() != 32 ||
+  if (!budget || !waveBits || !target.crossesLanes(elem) ||
       !l.hasContiguousLaneBits(k) || !l.hasContiguousWaveBits(k))
     return std::nullopt;
   SharedReducePlan p;
@@ -1249,7 +1265,7 @@ std::optional<SharedReducePlan> planSharedReduce(const DistributedLayout &l,
   for (unsigned s = 0; s <= laneBits; ++s) {
     p.shuffleBits = s;
     p.partials = int64_t(1) << (laneBits - s + waveBits);
-    if (p.elems() * 4 <= budget)
+    if (p.elems() * ldsElemBytes(elem) <= budget)
       return p;
   }
   return std::nullopt;
@@ -1389,10 +1405,8 @@ struct ReducePattern : public TilePattern<ReduceOp> {
       return op.emitError("reduction along a dimension whose lanes or waves "
                           "are not one contiguous bit field of the lane or "
                           "wave id is not supported");
-    if ((laneBits || waveBits) && elem.getIntOrFloatBitWidth() != 32)
-      return op.emitError("reductions across lanes support 32-bit elements; "
-                          "got ")
-             << elem;
+    if ((laneBits || waveBits) && failed(checkCrossesLanes(op, elem)))
+      return failure();
     KernelState &ks = state.of(op);
 
     // 1. In registers: fold the slots along k.
@@ -1567,10 +1581,9 @@ struct ScanPattern : public TilePattern<ScanOp> {
     tessel::CombineKind kind = toCombine(op.getKind());
     unsigned laneBits = l->distinctLaneBits(k);
     unsigned waveBits = l->distinctWaveBits(k);
-    if ((laneBits || waveBits) && elem.getIntOrFloatBitWidth() != 32)
-      return op.emitError("scans across lanes support 32-bit elements; got ")
-             << elem;
     const TargetInfo &target = *state.target;
+    if ((laneBits || waveBits) && failed(checkCrossesLanes(op, elem)))
+      return failure();
     KernelState &ks = state.of(op);
     Value in = adaptor.getSrc();
     Value identity = emitIdentity(rewriter, loc, elem, kind);

@@ -95,6 +95,29 @@ const llvm::StringSet<> &nvidiaOps() {
   return s;
 }
 
+/// Ops that move values between lanes: each carries one word of
+/// kLaneMoveBits per lane, and wider values move word by word.
+const llvm::StringSet<> &laneMoveOps() {
+  static const llvm::StringSet<> s = {
+      "amdgpu.dpp",        "amdgpu.swizzle_bitmode", "amdgpu.permlane_swap",
+      "rocdl.ds_bpermute", "rocdl.ds_swizzle",       "gpu.shuffle",
+  };
+  return s;
+}
+
+/// A lane move carries one 32-bit scalar per lane; its i1 results (such as
+/// gpu.shuffle's validity) aside.
+LogicalResult verifyLaneMove(Operation *op) {
+  for (Type t : op->getResultTypes())
+    if (!t.isInteger(1) &&
+        (!t.isIntOrFloat() || t.getIntOrFloatBitWidth() != kLaneMoveBits))
+      return op->emitError()
+             << "'" << op->getName() << "' moves " << t
+             << " across lanes; lane moves carry " << kLaneMoveBits
+             << "-bit scalars (move wider values word by word)";
+  return success();
+}
+
 bool hasTensor(Operation *op) {
   auto isTensor = [](Type t) { return isa<TensorType>(t); };
   return llvm::any_of(op->getOperandTypes(), isTensor) ||
@@ -134,6 +157,8 @@ struct VerifySimtLevelPass
           op->emitError() << "'" << name
                           << "' uses a tensor; SIMT IR holds per-lane "
                              "scalars and vectors only";
+          ok = false;
+        } else if (laneMoveOps().contains(name) && failed(verifyLaneMove(op))) {
           ok = false;
         }
       });

@@ -185,10 +185,12 @@ public:
     auto dppStep = [&](amdgpu::DPPPerm perm, Attribute arg, unsigned rowMask) {
       // Lanes whose source is outside the row, or whose row is masked off,
       // keep `old` = identity.
-      return amdgpu::DPPOp::create(b, loc, v.getType(), identity, v, perm, arg,
-                                   rowMask, /*bank_mask=*/0xf,
-                                   /*bound_ctrl=*/false)
-          .getResult();
+      return emitPerLaneWord(b, loc, {identity, v}, [&](ValueRange w) {
+        return amdgpu::DPPOp::create(b, loc, w[1].getType(), w[0], w[1], perm,
+                                     arg, rowMask, /*bank_mask=*/0xf,
+                                     /*bound_ctrl=*/false)
+            .getResult();
+      });
     };
     if (firstBit == 0 && numBits == 6) {
       // The whole wave: shifts inside each row of 16, then row 15's total
@@ -236,13 +238,13 @@ public:
     Type i32 = b.getI32Type();
     Value addr = arith::ShLIOp::create(
         b, loc, srcLane, arith::ConstantIntOp::create(b, loc, i32, 2));
-    Value bits = v.getType() == i32
-                     ? v
-                     : arith::BitcastOp::create(b, loc, i32, v).getResult();
-    Value got = ROCDL::DsBpermuteOp::create(b, loc, i32, addr, bits);
-    if (v.getType() == i32)
-      return got;
-    return arith::BitcastOp::create(b, loc, v.getType(), got);
+    return emitPerLaneWord(b, loc, v, [&](ValueRange w) -> Value {
+      Type t = w[0].getType();
+      Value bits =
+          t == i32 ? w[0] : arith::BitcastOp::create(b, loc, i32, w[0]);
+      Value got = ROCDL::DsBpermuteOp::create(b, loc, i32, addr, bits);
+      return t == i32 ? got : arith::BitcastOp::create(b, loc, t, got);
+    });
   }
 
   bool hasActiveBallot() const override { return true; }
@@ -282,6 +284,14 @@ private:
   /// lane of the other half of the 2^(bit+1) group.
   Value exchange(OpBuilder &b, Location loc, Value v, unsigned bit,
                  bool lowerBitsReduced) const {
+    return emitPerLaneWord(b, loc, v, [&](ValueRange w) {
+      return exchangeWord(b, loc, w[0], bit, lowerBitsReduced);
+    });
+  }
+
+  /// exchange() of one 32-bit word.
+  Value exchangeWord(OpBuilder &b, Location loc, Value v, unsigned bit,
+                     bool lowerBitsReduced) const {
     Type t = v.getType();
     auto dpp = [&](amdgpu::DPPPerm perm, Attribute arg) -> Value {
       return amdgpu::DPPOp::create(b, loc, t, v, v, perm, arg, 0xf, 0xf, false);

@@ -21,6 +21,11 @@ Value tessel::emitCombine(OpBuilder &b, Location loc, CombineKind kind, Value x,
   case CombineKind::Min:
     return isFloat ? arith::MinimumFOp::create(b, loc, x, y).getResult()
                    : arith::MinSIOp::create(b, loc, x, y).getResult();
+  // The tile verifier keeps floats away from the unsigned kinds.
+  case CombineKind::UMax:
+    return arith::MaxUIOp::create(b, loc, x, y).getResult();
+  case CombineKind::UMin:
+    return arith::MinUIOp::create(b, loc, x, y).getResult();
   }
   llvm_unreachable("unknown combine kind");
 }
@@ -37,11 +42,13 @@ Value tessel::emitIdentity(OpBuilder &b, Location loc, Type t,
     return arith::ConstantOp::create(b, loc, ft, b.getFloatAttr(ft, val));
   }
   auto it = cast<IntegerType>(t);
-  APInt val = APInt::getZero(it.getWidth());
+  APInt val = APInt::getZero(it.getWidth()); // add, umax
   if (kind == CombineKind::Max)
     val = APInt::getSignedMinValue(it.getWidth());
   if (kind == CombineKind::Min)
     val = APInt::getSignedMaxValue(it.getWidth());
+  if (kind == CombineKind::UMin)
+    val = APInt::getMaxValue(it.getWidth());
   return arith::ConstantOp::create(b, loc, it, b.getIntegerAttr(it, val));
 }
 
@@ -59,4 +66,26 @@ Value tessel::emitLaneBitField(OpBuilder &b, Location loc, Value lane,
   return arith::AndIOp::create(
       b, loc, shifted,
       arith::ConstantIntOp::create(b, loc, i32, (int64_t(1) << numBits) - 1));
+}
+
+Value tessel::emitPerLaneWord(OpBuilder &b, Location loc, ValueRange vs,
+                              function_ref<Value(ValueRange)> move) {
+  Type t = vs.front().getType();
+  if (t.getIntOrFloatBitWidth() == kLaneMoveBits)
+    return move(vs);
+  Type word = b.getIntegerType(kLaneMoveBits);
+  Type pair = b.getIntegerType(2 * kLaneMoveBits);
+  Value shift = arith::ConstantIntOp::create(b, loc, pair, kLaneMoveBits);
+  SmallVector<Value> lo, hi;
+  for (Value v : vs) {
+    Value bits = t == pair ? v : arith::BitcastOp::create(b, loc, pair, v);
+    lo.push_back(arith::TruncIOp::create(b, loc, word, bits));
+    hi.push_back(arith::TruncIOp::create(
+        b, loc, word, arith::ShRUIOp::create(b, loc, bits, shift)));
+  }
+  Value movedLo = arith::ExtUIOp::create(b, loc, pair, move(lo));
+  Value movedHi = arith::ExtUIOp::create(b, loc, pair, move(hi));
+  Value joined = arith::OrIOp::create(
+      b, loc, movedLo, arith::ShLIOp::create(b, loc, movedHi, shift));
+  return t == pair ? joined : arith::BitcastOp::create(b, loc, t, joined);
 }

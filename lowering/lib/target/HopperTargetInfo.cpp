@@ -166,8 +166,7 @@ public:
                             unsigned numBits) const override {
     for (unsigned bit = firstBit; bit < firstBit + numBits; ++bit) {
       Value other =
-          gpu::ShuffleOp::create(b, loc, v, 1 << bit, 32, gpu::ShuffleMode::XOR)
-              .getShuffleResult();
+          shuffle(b, loc, v, i32Const(b, loc, 1 << bit), gpu::ShuffleMode::XOR);
       v = emitCombine(b, loc, kind, v, other);
     }
     return v;
@@ -178,17 +177,14 @@ public:
                                    unsigned numBits) const override {
     // Hillis-Steele with shfl.up: step s combines with the lane 2^s
     // positions earlier in the group, where there is one.
-    Type i32 = b.getI32Type();
     Value lane = emitLaneId(b, loc);
     Value field = emitLaneBitField(b, loc, lane, firstBit, numBits);
     for (unsigned s = 0; s < numBits; ++s) {
       int32_t dist = 1 << (firstBit + s);
       Value up =
-          gpu::ShuffleOp::create(b, loc, v, dist, 32, gpu::ShuffleMode::UP)
-              .getShuffleResult();
-      Value has = arith::CmpIOp::create(
-          b, loc, arith::CmpIPredicate::uge, field,
-          arith::ConstantIntOp::create(b, loc, i32, 1 << s));
+          shuffle(b, loc, v, i32Const(b, loc, dist), gpu::ShuffleMode::UP);
+      Value has = arith::CmpIOp::create(b, loc, arith::CmpIPredicate::uge,
+                                        field, i32Const(b, loc, 1 << s));
       v = arith::SelectOp::create(b, loc, has, emitCombine(b, loc, kind, v, up),
                                   v);
     }
@@ -197,10 +193,7 @@ public:
 
   Value emitLaneShuffle(OpBuilder &b, Location loc, Value v,
                         Value srcLane) const override {
-    Value width = arith::ConstantIntOp::create(b, loc, b.getI32Type(), 32);
-    return gpu::ShuffleOp::create(b, loc, v, srcLane, width,
-                                  gpu::ShuffleMode::IDX)
-        .getShuffleResult();
+    return shuffle(b, loc, v, srcLane, gpu::ShuffleMode::IDX);
   }
 
   Value emitWaveBallot(OpBuilder &b, Location loc, Value pred) const override {
@@ -227,6 +220,20 @@ public:
   }
 
 private:
+  static Value i32Const(OpBuilder &b, Location loc, int32_t v) {
+    return arith::ConstantIntOp::create(b, loc, b.getI32Type(), v);
+  }
+
+  /// shfl.sync over the whole warp, one 32-bit word at a time.
+  static Value shuffle(OpBuilder &b, Location loc, Value v, Value offset,
+                       gpu::ShuffleMode mode) {
+    Value width = i32Const(b, loc, 32);
+    return emitPerLaneWord(b, loc, v, [&](ValueRange w) {
+      return gpu::ShuffleOp::create(b, loc, w[0], offset, width, mode)
+          .getShuffleResult();
+    });
+  }
+
   HopperVariant variant;
 };
 

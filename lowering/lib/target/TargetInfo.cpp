@@ -25,6 +25,13 @@ llvm::StringRef TargetInfo::supportedTargets() {
   return "gfx942, gfx950, sm_90a, sm_90";
 }
 
+bool TargetInfo::crossesLanes(mlir::Type t) const {
+  if (!t.isIntOrFloat())
+    return false;
+  unsigned bits = t.getIntOrFloatBitWidth();
+  return bits == kLaneMoveBits || bits == 2 * kLaneMoveBits;
+}
+
 llvm::FailureOr<MatrixInstr>
 TargetInfo::selectMatrixInstr(mlir::Type a, mlir::Type b, mlir::Type acc,
                               int64_t m, int64_t n, int64_t k, std::string *why,

@@ -46,6 +46,10 @@ tile.kernel @reductions(%x: f32, %i: i32) {
   %sc2 = tile.scan max %k, 0 {reverse} : tensor<256xi32>
   // CHECK: tile.scan min %[[T]], 1 {exclusive, reverse} : tensor<4x128xf32>
   %sc3 = tile.scan min %t, 1 {exclusive, reverse} : tensor<4x128xf32>
+  // CHECK: tile.reduce umax %[[K]], 0 : tensor<256xi32> -> i32
+  %u0 = tile.reduce umax %k, 0 : tensor<256xi32> -> i32
+  // CHECK: tile.scan umin %[[K]], 0 {exclusive} : tensor<256xi32>
+  %u1 = tile.scan umin %k, 0 {exclusive} : tensor<256xi32>
   tile.return
 }
 

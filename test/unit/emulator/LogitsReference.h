@@ -4,8 +4,9 @@
 // What the emulator tests of paged_mqa_logits (split-grid and persistent)
 // share: random inputs of one call (fp8 bytes of the target's format with
 // |value| <= 2, per-token scales, weights, shuffled block tables with a row
-// stride above their width) and the check of its output against a float64
-// reference on the values the bytes encode:
+// stride above their width), the cache's copy in the preshuffled layout,
+// and the check of the output against a float64 reference on the values
+// the bytes encode:
 //   out[r, t] = kscale[t] * sum_h relu(q[r,h,:] . k[t,:]) * w[r,h]
 // for t < len_r; -inf for len_r <= t < max_model_len (or untouched without
 // the tail); the padding after max_model_len untouched; calc_diff =
@@ -105,6 +106,22 @@ inline LogitsInputs makeLogitsInputs(const LogitsShape &s, const Fp8Ref &fp8,
   while ((1 << in.blockShift) < s.blockSize)
     ++in.blockShift;
   return in;
+}
+
+/// The preshuffled layout of a plain cache (DESIGN.md 3.1): in each block,
+/// value byte d of token row o moves from o*128 + d to
+/// [o/16][d/16][o%16][d%16]; the scales stay where they are.
+inline std::vector<uint8_t> preshuffledCopy(const std::vector<uint8_t> &plain,
+                                            int blockSize) {
+  std::vector<uint8_t> out = plain;
+  const size_t blockBytes = size_t(blockSize) * kLogitsTokenBytes;
+  for (size_t base = 0; base + blockBytes <= plain.size(); base += blockBytes)
+    for (int o = 0; o < blockSize; ++o)
+      for (int d = 0; d < kLogitsD; ++d)
+        out[base +
+            ((size_t(o / 16) * (kLogitsD / 16) + d / 16) * 16 + o % 16) * 16 +
+            d % 16] = plain[base + size_t(o) * kLogitsD + d];
+  return out;
 }
 
 /// The kernel's arguments, in its launch signature's order

@@ -13,7 +13,11 @@
 // rest. The cases cover uneven lengths, batches of length 0 (leading,
 // inside and trailing), 1-D and 2-D lengths, next_n 1, 2 and 3, blocks 1,
 // 16 and 64, split_tokens below, equal to and not a multiple of chunk_k,
-// and num_cus below and above the number of segments.
+// and num_cus below and above the number of segments. The preshuffled
+// variant (preshuffle = 1) reads the same cache in the preshuffled layout
+// ([block/16][D/16][16 tok][16 B] per block, DESIGN.md 3.1) and must give
+// the same reference values: blocks 16 and 64, next_n 1 and 2, 1-D and 2-D
+// lengths, uneven lengths with zero-length rows and batches.
 //
 //===----------------------------------------------------------------------===//
 #include "Fp8Ref.h"
@@ -41,9 +45,11 @@ namespace {
 struct Variant {
   std::string target;
   int heads, rows, chunk, waves;
+  int preshuffle = 0; // reads the preshuffled cache layout
   std::string name() const {
     return target + "_h" + std::to_string(heads) + "_r" + std::to_string(rows) +
-           "_c" + std::to_string(chunk) + "_w" + std::to_string(waves);
+           "_c" + std::to_string(chunk) + "_w" + std::to_string(waves) +
+           (preshuffle ? "_ps" : "");
   }
 };
 
@@ -61,7 +67,7 @@ Module *compiled(const Variant &v) {
                             {"rows_per_program", v.rows},
                             {"chunk_k", v.chunk},
                             {"num_waves", v.waves},
-                            {"preshuffle", 0},
+                            {"preshuffle", v.preshuffle},
                             {"persistent", 1}});
   return slot.get();
 }
@@ -122,8 +128,15 @@ double runProblem(const Variant &v, const Problem &p) {
   const int R = p.batch * p.nextN;
   std::vector<float> out(size_t(R) * p.outStride, kLogitsUntouched);
   const unsigned groups = unsigned((p.nextN + v.rows - 1) / v.rows);
-  LogitsLaunch launch{in.q,    in.cache,  in.weights,
-                      in.lens, in.tables, referenceSchedule(p)};
+  // The reference reads the plain cache; a preshuffled variant gets the
+  // same values in its layout.
+  LogitsLaunch launch{
+      in.q,
+      v.preshuffle ? preshuffledCopy(in.cache, p.blockSize) : in.cache,
+      in.weights,
+      in.lens,
+      in.tables,
+      referenceSchedule(p)};
   auto start = std::chrono::steady_clock::now();
   llvm::Error e =
       mod->launchArgs("paged_mqa_logits", {unsigned(p.numCus), 1, groups},
@@ -188,11 +201,50 @@ std::vector<Case> cases() {
   return out;
 }
 
+std::string caseName(const ::testing::TestParamInfo<Case> &info) {
+  return info.param.v.name() + "_" + std::to_string(info.index);
+}
+
 INSTANTIATE_TEST_SUITE_P(Emulator, PagedMqaLogitsPersistent,
-                         ::testing::ValuesIn(cases()),
-                         [](const ::testing::TestParamInfo<Case> &info) {
-                           return info.param.v.name() + "_" +
-                                  std::to_string(info.index);
-                         });
+                         ::testing::ValuesIn(cases()), caseName);
+
+//===----------------------------------------------------------------------===//
+// Preshuffled cache (preshuffle = 1)
+//===----------------------------------------------------------------------===//
+
+// The library's persistent preshuffled variants (kernels_dsl/variants.json:
+// 64 and 32 heads with one row per program, 32 heads with two, so that
+// next_n = 2 packs into one M tile; 128-token chunks). A preshuffled cache
+// needs block_size % 16 == 0: blocks 16 and 64.
+std::vector<Case> preshuffledCases() {
+  std::vector<Case> out;
+  for (std::string t : {"gfx942", "gfx950"}) {
+    Variant h64{t, 64, 1, 128, 4, 1}, h32{t, 32, 1, 128, 4, 1},
+        h32r2{t, 32, 2, 128, 4, 1};
+    // Uneven 1-D lengths (0, block - 1, block + 1, several blocks), block
+    // 64, segments of one chunk over fewer units than segments.
+    out.push_back(
+        {h64, {4, 1, 64, {0, 63, 65, 300}, false, 320, 328, 128, 3, true, 31}});
+    // 2-D lengths, next_n = 2 as two row groups, block 16, a zero-length
+    // batch between two others, segments of two chunks.
+    out.push_back(
+        {h32,
+         {3, 2, 16, {17, 16, 0, 0, 1, 400}, true, 416, 424, 256, 2, true, 32}});
+    // next_n = 2 with 1-D causal lengths (rows of length 0 and 1, then 249
+    // and 250), block 16, segments shorter than a chunk, more units than
+    // segments.
+    out.push_back(
+        {h64, {2, 2, 16, {1, 250}, false, 260, 264, 64, 9, true, 33}});
+    // next_n = 2 in one M tile, 2-D lengths, block 64, segments that are
+    // not a whole number of chunks, no -inf tail.
+    out.push_back(
+        {h32r2,
+         {2, 2, 64, {130, 0, 17, 400}, true, 448, 456, 200, 3, false, 34}});
+  }
+  return out;
+}
+
+INSTANTIATE_TEST_SUITE_P(EmulatorPreshuffled, PagedMqaLogitsPersistent,
+                         ::testing::ValuesIn(preshuffledCases()), caseName);
 
 } // namespace

@@ -67,21 +67,6 @@ struct Variant {
   }
 };
 
-/// The preshuffled layout of a plain cache (DESIGN.md 3.1): in each block,
-/// value byte d of token row o moves from o*128 + d to
-/// [o/16][d/16][o%16][d%16]; the scales stay where they are.
-std::vector<uint8_t> preshuffledCopy(const std::vector<uint8_t> &plain,
-                                     int blockSize) {
-  std::vector<uint8_t> out = plain;
-  const size_t blockBytes = size_t(blockSize) * kTokenBytes;
-  for (size_t base = 0; base + blockBytes <= plain.size(); base += blockBytes)
-    for (int o = 0; o < blockSize; ++o)
-      for (int d = 0; d < kD; ++d)
-        out[base + ((size_t(o / 16) * (kD / 16) + d / 16) * 16 + o % 16) * 16 +
-            d % 16] = plain[base + size_t(o) * kD + d];
-  return out;
-}
-
 /// Lowered variants, compiled once per test binary.
 Module *compiled(const Variant &v) {
   static std::map<std::string, std::unique_ptr<Module>> cache;

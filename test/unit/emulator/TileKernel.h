@@ -29,6 +29,34 @@ emulatorModuleFor(const std::string &src, const std::string &name,
   return std::move(*emu);
 }
 
+/// A lowered kernel of one tile.kernel, with its launch shape.
+struct LoweredKernel {
+  std::unique_ptr<Module> emu;
+  std::string name;
+  Dim3 block{};
+};
+
+/// Lowers `src` (one tile.kernel, no knob templates) for `target`; a null
+/// `emu` on failure, with a test failure saying why.
+inline LoweredKernel lowerOneKernel(const std::string &src,
+                                    const std::string &target) {
+  LoweredKernel k;
+  k.emu = emulatorModuleFor(src, "kernel.mlir", target, {});
+  if (!k.emu)
+    return k;
+  k.name = k.emu->kernelNames()[0];
+  auto bs = k.emu->knownBlockSize(k.name);
+  if (!bs || !bs->has_value()) {
+    ADD_FAILURE() << "kernel " << k.name << " has no known block size"
+                  << (bs ? std::string()
+                         : ": " + llvm::toString(bs.takeError()));
+    k.emu.reset();
+    return k;
+  }
+  k.block = **bs;
+  return k;
+}
+
 } // namespace tessel::emu::test
 
 #endif

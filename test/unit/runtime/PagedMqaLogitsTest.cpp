@@ -187,8 +187,41 @@ protected:
     reset();
   }
 
+  /// A context over the fixture's bundle whose paged_mqa_logits table is
+  /// the header and `rows` (TESSEL_TUNED_DIR); null on failure.
+  tessel_context *tunedContext(const std::string &rows) {
+    tunedDir = tempPath("tessel-logits-tuned");
+    unlink(tunedDir.c_str());
+    if (mkdir(tunedDir.c_str(), 0755) != 0)
+      return nullptr;
+    tunedFile = tunedDir + "/paged_mqa_logits.csv";
+    if (!writeBytes(tunedFile,
+                    "arch,cu_num,heads,head_dim,kv_block_size,preshuffle,"
+                    "batch,next_n,context,kernel,chunk_k,waves_per_eu,"
+                    "split_kv,rows_per_program,num_waves,persistent,"
+                    "tokens_on_m,us,tbps\n" +
+                        rows))
+      return nullptr;
+    tessel_context *c = nullptr;
+    tessel_config_set("TESSEL_TUNED_DIR", tunedDir.c_str());
+    tessel_status st = tessel_context_create("emu:gfx942", 0, &c);
+    tessel_config_set("TESSEL_TUNED_DIR", "");
+    if (st != TESSEL_SUCCESS ||
+        tessel_context_load_bundle(c, bundlePath.c_str()) != TESSEL_SUCCESS) {
+      tessel_context_destroy(c);
+      return nullptr;
+    }
+    takeLaunches();
+    return c;
+  }
+  void removeTuned(tessel_context *c) {
+    tessel_context_destroy(c);
+    unlink(tunedFile.c_str());
+    rmdir(tunedDir.c_str());
+  }
+
   int64_t mml = 64;
-  std::string bundlePath;
+  std::string bundlePath, tunedDir, tunedFile;
   tessel_context *ctx = nullptr;
   std::vector<uint8_t> qb, kb;
   std::vector<float> wb, outb;
@@ -278,24 +311,9 @@ TEST_F(Logits, MarshalsTheAbiAndPicksByTheHeuristic) {
 }
 
 TEST_F(Logits, PersistentRowLaunchesTheScheduleFirst) {
-  std::string dir = tempPath("tessel-logits-tuned");
-  unlink(dir.c_str());
-  ASSERT_EQ(0, mkdir(dir.c_str(), 0755));
-  std::string file = dir + "/paged_mqa_logits.csv";
-  ASSERT_TRUE(writeBytes(
-      file, "arch,cu_num,heads,head_dim,kv_block_size,preshuffle,batch,next_n,"
-            "context,kernel,chunk_k,waves_per_eu,split_kv,rows_per_program,"
-            "num_waves,persistent,tokens_on_m,us,tbps\n"
-            "gfx942,304,32,128,16,0,2,2,64,paged_mqa_logits,64,2,1,1,4,1,0,0,"
-            "0\n"));
-  ASSERT_EQ(tessel_config_set("TESSEL_TUNED_DIR", dir.c_str()), TESSEL_SUCCESS);
-  tessel_context *tuned = nullptr;
-  ASSERT_EQ(tessel_context_create("emu:gfx942", 0, &tuned), TESSEL_SUCCESS)
-      << tessel_last_error();
-  tessel_config_set("TESSEL_TUNED_DIR", "");
-  ASSERT_EQ(tessel_context_load_bundle(tuned, bundlePath.c_str()),
-            TESSEL_SUCCESS);
-  takeLaunches();
+  tessel_context *tuned = tunedContext(
+      "gfx942,304,32,128,16,0,2,2,64,paged_mqa_logits,64,2,1,1,4,1,0,0,0\n");
+  ASSERT_NE(tuned, nullptr) << tessel_last_error();
   ASSERT_EQ(tessel_paged_mqa_logits(tuned, &q, &kv, &w, &cl, &bt, mml, 0, &out,
                                     nullptr),
             TESSEL_SUCCESS)
@@ -317,9 +335,38 @@ TEST_F(Logits, PersistentRowLaunchesTheScheduleFirst) {
   EXPECT_EQ(l[1].grid[2], 2u);
   // split_tokens is a whole number of chunks.
   EXPECT_EQ(int32_t(l[1].params[43]) % 64, 0);
-  tessel_context_destroy(tuned);
-  unlink(file.c_str());
-  rmdir(dir.c_str());
+  removeTuned(tuned);
+}
+
+// A row keyed preshuffle = 1 naming a persistent variant serves a call over
+// a preshuffled cache with the persistent preshuffled variant (schedule
+// first); a call over a plain cache of the same shape does not match it.
+TEST_F(Logits, PreshuffledPersistentRowServesPreshuffledCalls) {
+  tessel_context *tuned = tunedContext(
+      "gfx942,304,32,128,16,1,2,2,64,paged_mqa_logits,64,2,1,1,4,1,0,0,0\n");
+  ASSERT_NE(tuned, nullptr) << tessel_last_error();
+  testing::internal::CaptureStderr();
+  tessel_config_set("TESSEL_LOG_TUNED_CONFIG", "1");
+  tessel_status ps =
+      tessel_paged_mqa_logits(tuned, &q, &kv, &w, &cl, &bt, mml,
+                              TESSEL_LOGITS_PRESHUFFLED, &out, nullptr);
+  std::vector<FakeLaunch> l = takeLaunches();
+  tessel_status plain = tessel_paged_mqa_logits(tuned, &q, &kv, &w, &cl, &bt,
+                                                mml, 0, &out, nullptr);
+  tessel_config_set("TESSEL_LOG_TUNED_CONFIG", "0");
+  std::string log = testing::internal::GetCapturedStderr();
+  ASSERT_EQ(ps, TESSEL_SUCCESS);
+  ASSERT_EQ(plain, TESSEL_SUCCESS);
+  EXPECT_NE(log.find("-> logits.h32.r1.c64.p1.s1 ("), std::string::npos) << log;
+  EXPECT_NE(log.find("rule=exact"), std::string::npos) << log;
+  ASSERT_EQ(l.size(), 2u);
+  EXPECT_STREQ(l[0].kernel, "paged_mqa_logits_metadata");
+  EXPECT_STREQ(l[1].kernel, "paged_mqa_logits");
+  EXPECT_EQ(l[1].grid[0], 304u);
+  // The plain call takes a plain variant by the heuristic.
+  EXPECT_NE(log.find(".p0.s0 ("), std::string::npos) << log;
+  EXPECT_NE(log.find("rule=heuristic"), std::string::npos) << log;
+  removeTuned(tuned);
 }
 
 // Few rows (B * groups = 2 < 304 CUs) and a long context: the heuristic

@@ -22,7 +22,10 @@ def ConvertTileToSimt : Pass<"convert-tile-to-simt", "::mlir::ModuleOp"> {
     every lane reads its results back. Scans run each lane's run in
     registers, scan the runs' totals across lanes (DPP row_shr/row_bcast or
     shfl.up), exchange the waves' totals once through LDS and fix up in
-    registers. Layout changes, reshapes and transposes pick the cheapest of
+    registers. Across lanes, both take 32- and 64-bit integers and floats:
+    a 64-bit value crosses lanes as its two 32-bit halves, joined before
+    the combiner, and sits in 8-byte LDS slots; other element types are an
+    error naming the op and the type. Layout changes, reshapes and transposes pick the cheapest of
     registers, in-wave shuffles and LDS. Shared-memory tiles
     (`!tile.memdesc` from `tile.local_alloc`) become byte offsets into the
     kernel's one LDS buffer; `tile.local_store` / `tile.local_load` address
@@ -79,8 +82,9 @@ def VerifySimtLevel : Pass<"verify-simt-level", "::mlir::ModuleOp"> {
     Fails, naming the op, when a `gpu.func` contains an op that SIMT IR
     does not allow (see `lowering/SIMT_IR.md`): tile ops, tensors, ops of
     the other vendor's dialects (`amdgpu` / `rocdl` on NVIDIA; `nvvm`,
-    `nvgpu.device_async_copy` and `gpu.shuffle` on AMD), or dialects
-    outside the list. It changes nothing.
+    `nvgpu.device_async_copy` and `gpu.shuffle` on AMD), dialects outside
+    the list, or a lane move (DPP, swizzles, permlane swaps, ds_bpermute,
+    shuffles) of anything but one 32-bit scalar. It changes nothing.
 
     Before and after: the same module. On
     ```mlir

@@ -24,8 +24,13 @@ namespace tessel {
 
 enum class Vendor { AMD, NVIDIA };
 
-/// Combining function of a cross-lane reduction or scan.
-enum class CombineKind { Add, Max, Min };
+/// Bits one cross-lane move (DPP, ds_swizzle, ds_bpermute, permlane, shfl)
+/// carries per lane, on CDNA and Hopper alike.
+inline constexpr unsigned kLaneMoveBits = 32;
+
+/// Combining function of a cross-lane reduction or scan. Max and Min
+/// compare integers as signed, UMax and UMin (integers only) as unsigned.
+enum class CombineKind { Add, Max, Min, UMax, UMin };
 
 /// Where a matrix instruction reads A and B.
 enum class MatrixOperandSource {
@@ -288,8 +293,13 @@ public:
     return llvm::SmallVector<mlir::Value>(values);
   }
 
-  /// Emits a reduction of the 32-bit scalar `v` across groups of lanes. The
-  /// group is the set of lanes whose lane id differs only in bits
+  /// Whether the lane-group reductions, scans and shuffles below take
+  /// scalars of type `t`: integers and floats of one or two lane moves'
+  /// width (64-bit values cross lanes as two 32-bit halves).
+  bool crossesLanes(mlir::Type t) const;
+
+  /// Emits a reduction of the scalar `v` (crossesLanes) across groups of
+  /// lanes. The group is the set of lanes whose lane id differs only in bits
   /// [firstBit, firstBit + numBits). Every lane of a group ends with the
   /// group's combined value.
   virtual mlir::Value emitLaneGroupReduce(mlir::OpBuilder &b,
@@ -297,17 +307,17 @@ public:
                                           CombineKind kind, unsigned firstBit,
                                           unsigned numBits) const = 0;
 
-  /// Emits an inclusive scan of the 32-bit scalar `v` within groups of lanes:
-  /// the lanes whose id differs only in bits [firstBit, firstBit + numBits),
-  /// in the order of that bit field. Lane j of a group gets the combination
-  /// of lanes 0..j of its group.
+  /// Emits an inclusive scan of the scalar `v` (crossesLanes) within groups
+  /// of lanes: the lanes whose id differs only in bits [firstBit, firstBit +
+  /// numBits), in the order of that bit field. Lane j of a group gets the
+  /// combination of lanes 0..j of its group.
   virtual mlir::Value
   emitLaneGroupInclusiveScan(mlir::OpBuilder &b, mlir::Location loc,
                              mlir::Value v, CombineKind kind, unsigned firstBit,
                              unsigned numBits) const = 0;
 
-  /// Reads the 32-bit scalar `v` from lane `srcLane` (an i32 that may differ
-  /// between lanes) of the wave.
+  /// Reads the scalar `v` (crossesLanes) from lane `srcLane` (an i32 that
+  /// may differ between lanes) of the wave.
   virtual mlir::Value emitLaneShuffle(mlir::OpBuilder &b, mlir::Location loc,
                                       mlir::Value v,
                                       mlir::Value srcLane) const = 0;
@@ -356,12 +366,13 @@ llvm::FailureOr<MatrixInstr> findMatrixInstr(llvm::ArrayRef<MatrixInstr> instrs,
                                              std::string *why);
 
 /// Emits `kind(x, y)` for integer or float scalars or vectors (max/min are
-/// signed for integers and NaN-propagating for floats).
+/// signed for integers and NaN-propagating for floats; umax/umin take
+/// integers only).
 mlir::Value emitCombine(mlir::OpBuilder &b, mlir::Location loc,
                         CombineKind kind, mlir::Value x, mlir::Value y);
 
 /// The identity of `kind` for scalar type `t`: 0, -inf / INT_MIN, +inf /
-/// INT_MAX.
+/// INT_MAX, 0 (umax), UINT_MAX (umin).
 mlir::Value emitIdentity(mlir::OpBuilder &b, mlir::Location loc, mlir::Type t,
                          CombineKind kind);
 

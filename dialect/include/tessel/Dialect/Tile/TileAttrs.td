@@ -11,11 +11,15 @@ include "mlir/IR/TensorEncoding.td"
 // Enums
 //===----------------------------------------------------------------------===//
 
+// max and min are signed on integers; umax and umin compare integers as
+// unsigned (packed keys such as (value << 32) | ~index).
 def Tile_CombineKind : I32EnumAttr<"CombineKind",
     "combining function of a reduction or scan", [
       I32EnumAttrCase<"add", 0>,
       I32EnumAttrCase<"max", 1>,
-      I32EnumAttrCase<"min", 2>
+      I32EnumAttrCase<"min", 2>,
+      I32EnumAttrCase<"umax", 3>,
+      I32EnumAttrCase<"umin", 4>
     ]> {
   let cppNamespace = "::tessel::tile";
   let genSpecializedAttr = 0;

@@ -478,9 +478,11 @@ def Tile_DotWaitOp : Tile_Op<"dot_wait", [
 }
 
 def Tile_ReduceOp : Tile_Op<"reduce", [Pure]> {
-  let summary = "Reduces a tensor along one axis with add, max or min";
+  let summary = "Reduces a tensor along one axis with add, max, min, umax or umin";
   let description = [{
-    Removes dimension `axis`; reducing a 1-D tensor gives a scalar.
+    Removes dimension `axis`; reducing a 1-D tensor gives a scalar. `max`
+    and `min` compare integers as signed, `umax` and `umin` (integers only)
+    as unsigned.
 
     ```mlir
     %m = tile.reduce max %x, 1 : tensor<4x128xf32> -> tensor<4xf32>
@@ -497,7 +499,7 @@ def Tile_ScanOp : Tile_Op<"scan", [Pure, SameOperandsAndResultType]> {
   let description = [{
     Element `i` along `axis` becomes the combination of elements `0..i`
     (inclusive) or `0..i-1` (exclusive; the identity at 0). `reverse` scans
-    from the end.
+    from the end. The kinds are those of `tile.reduce`.
 
     ```mlir
     %s = tile.scan add %x, 0 {exclusive} : tensor<256xi32>

@@ -39,6 +39,12 @@
 //   stages > 0 (sm_90a): Q resident in shared memory, K through a ring of
 //     `stages` shared-memory tiles filled by 16-byte cp.async and completed
 //     on mbarriers, wgmma reading both in place (see the ring's comment).
+//     With tokens_on_m = 1 the ring's stages are K as [chunk_k, 128] and the
+//     product is transposed, C^T [chunk_k, M] = K * Q^T: the tokens are
+//     wgmma's M side (64 per warpgroup and M tile) and the M = rows * heads
+//     of Q its N side, so the head sum runs along a thread's accumulator
+//     registers and a quad of lanes (shfl) instead of across the rows of
+//     the tile. M is then at most 256 (one instruction's N).
 // kv_rows_aligned = 1 assumes block_size % 4 == 0 (the runtime picks such a
 // variant only then).
 //
@@ -80,6 +86,23 @@
 !ringK = !tile.memdesc<{{S}}x128x{{C}}xf8E4M3FN, #wgK>
 !stageK = !tile.memdesc<128x{{C}}xf8E4M3FN, #wgK>
 !bars = !tile.async_barrier<{{S}}>
+// tokens_on_m = 1: the transposed ring (K tokens on wgmma's M side).
+!memQT = !tile.memdesc<128x{{M}}xf8E4M3FN, #wgK>
+!ringKT = !tile.memdesc<{{S}}x{{C}}x128xf8E4M3FN, #wgQ>
+!stageKT = !tile.memdesc<{{C}}x128xf8E4M3FN, #wgQ>
+!qoffT = tensor<128x{{M}}xi64>
+!qmaskT = tensor<128x{{M}}xi1>
+!koffT = tensor<{{C}}x128xi64>
+!accT = tensor<{{C}}x{{M}}xf32>
+!accT3 = tensor<{{C}}x{{R}}x{{H}}xf32>
+!logitT = tensor<{{C}}x{{R}}xf32>
+!cr32 = tensor<{{C}}x{{R}}xi32>
+!cr64 = tensor<{{C}}x{{R}}xi64>
+!crmask = tensor<{{C}}x{{R}}xi1>
+// tokens_on_m transposes the shared-memory ring; without a ring (stages =
+// 0) it would be silently ignored. The check is (tokens_on_m ? stages : 1)
+// != 0.
+{{require tokens_on_m * stages + 1 - tokens_on_m : tokens_on_m = 1 needs the shared-memory ring of K (stages > 0)}}
 tile.kernel @paged_mqa_logits(
     %q: !tile.ptr<i8> {tile.divisibility = 16 : i64},
     %kv: !tile.ptr<i8> {tile.divisibility = 16 : i64},
@@ -100,7 +123,8 @@ tile.kernel @paged_mqa_logits(
       #tile.knob<"preshuffle" : i32 = 0, values = [0, 1]>,
       #tile.knob<"persistent" : i32 = 0, values = [0, 1]>,
       #tile.knob<"kv_rows_aligned" : i32 = 0, values = [0, 1]>,
-      #tile.knob<"stages" : i32 = 0, values = [0, 2, 3, 4]>]} {
+      #tile.knob<"stages" : i32 = 0, values = [0, 2, 3, 4]>,
+      #tile.knob<"tokens_on_m" : i1 = 0>]} {
   %fnuz = tile.knob "fp8_fnuz" : i1
   %H = tile.knob "heads" : i32
   %R = tile.knob "rows_per_program" : i32
@@ -286,92 +310,209 @@ tile.kernel @paged_mqa_logits(
   scf.if %ring {
     %q8p = tile.ptr_cast %q : !tile.ptr<i8> to !tile.ptr<f8E4M3FN>
     %kv8p = tile.ptr_cast %kv : !tile.ptr<i8> to !tile.ptr<f8E4M3FN>
-    %qmem = tile.local_alloc : !memQ
-    %ringK = tile.local_alloc : !ringK
-    %bar = tile.async_barrier_alloc : !bars
     %cS = arith.constant {{S}} : i32
     %mine = arith.subi %ce, %cb : i32
     %count = arith.maxsi %mine, %c0 : i32
     %iters = arith.addi %count, %cS : i32
-    // Q lands before fill 0's barrier fires (it counts every earlier copy).
-    %tq = tile.async_copy_global_to_local %q8p[%qoff] mask(%qmask : !qmask), %qmem
-        : !tile.ptr<f8E4M3FN>, !qoff -> !memQ
-    scf.for %i = %c0 to %iters step %c1 : i32 {
-      %fillOk = arith.cmpi slt, %i, %count : i32
-      %fillOkv = tile.splat %fillOk : i1 -> tensor<{{C}}xi1>
-      %cf = arith.addi %cb, %i : i32
-      %tf0 = arith.muli %cf, %C : i32
-      %tf0v = tile.splat %tf0 : i32 -> !tok
-      %tokF = arith.addi %tf0v, %tr : !tok
-      %tcF = arith.minsi %tokF, %lastv : !tok
-      %biF = arith.shrui %tcF, %shiftv : !tok
-      %biF64 = arith.extsi %biF : !tok to !tok64
-      %btF = arith.addi %btRowv, %biF64 : !tok64
-      %idsF = tile.load %block_tables[%btF] mask(%fillOkv : tensor<{{C}}xi1>)
-          : !tile.ptr<i32>, !tok64 -> !tok
+    %tokensOnM = tile.knob "tokens_on_m" : i1
+    scf.if %tokensOnM {
+      // tokens_on_m = 1: the ring's stages are K as [C, 128] (token rows,
+      // K-major: wgmma's A operand, 64 tokens per warpgroup and M tile) and
+      // Q is resident as [128, M] (its B operand), so one m64nMk32 chain per
+      // 64 tokens covers every head of the program's rows. The logits are
+      // then C^T [C, M] = K * Q^T: relu, times the weights along the
+      // columns, and the head sum over N, inside a thread's accumulator
+      // fragment and its quad of lanes. Schedule, masks and stores are the
+      // ring's above, transposed to [C, R].
+      %qmemT = tile.local_alloc : !memQT
+      %ringKT = tile.local_alloc : !ringKT
+      %barT = tile.async_barrier_alloc : !bars
+      %qrowT_0 = tile.expand_dims %qrow, 0 : !mvec64 -> tensor<1x{{M}}xi64>
+      %qrowT = tile.broadcast %qrowT_0 : tensor<1x{{M}}xi64> -> !qoffT
+      %dT_1 = tile.expand_dims %d64, 1 : tensor<128xi64> -> tensor<128x1xi64>
+      %dqT = tile.broadcast %dT_1 : tensor<128x1xi64> -> !qoffT
+      %qoffT = arith.addi %qrowT, %dqT : !qoffT
+      %mOkT_0 = tile.expand_dims %mOk, 0 : !mmask -> tensor<1x{{M}}xi1>
+      %qmaskT = tile.broadcast %mOkT_0 : tensor<1x{{M}}xi1> -> !qmaskT
+      %dkT_0 = tile.expand_dims %d64, 0 : tensor<128xi64> -> tensor<1x128xi64>
+      %dkT = tile.broadcast %dkT_0 : tensor<1x128xi64> -> !koffT
+      %wT_0 = tile.expand_dims %wv, 0 : !wvec -> tensor<1x{{M}}xf32>
+      %wmcT = tile.broadcast %wT_0 : tensor<1x{{M}}xf32> -> !accT
+      %zaccT = arith.constant dense<0.0> : !accT
+      %negInfT = arith.constant dense<0xFF800000> : !logitT
+      %tailT = tile.splat %tail : i1 -> !crmask
+      %mmlcr = tile.splat %max_model_len : i32 -> !cr32
+      %len_0 = tile.expand_dims %len, 0 : !rows -> tensor<1x{{R}}xi32>
+      %lencr = tile.broadcast %len_0 : tensor<1x{{R}}xi32> -> !cr32
+      %rowOk_0 = tile.expand_dims %rowOk, 0 : !rmask -> tensor<1x{{R}}xi1>
+      %rowOkcr = tile.broadcast %rowOk_0 : tensor<1x{{R}}xi1> -> !crmask
+      %orow_0 = tile.expand_dims %orow, 0 : !rows64 -> tensor<1x{{R}}xi64>
+      %orowcr = tile.broadcast %orow_0 : tensor<1x{{R}}xi64> -> !cr64
+      %trT_1 = tile.expand_dims %tr, 1 : !tok -> tensor<{{C}}x1xi32>
+      %trcr = tile.broadcast %trT_1 : tensor<{{C}}x1xi32> -> !cr32
+      %tqT = tile.async_copy_global_to_local %q8p[%qoffT] mask(%qmaskT : !qmaskT), %qmemT
+          : !tile.ptr<f8E4M3FN>, !qoffT -> !memQT
+      scf.for %i = %c0 to %iters step %c1 : i32 {
+        %fillOk = arith.cmpi slt, %i, %count : i32
+        %fillOkv = tile.splat %fillOk : i1 -> tensor<{{C}}xi1>
+        %cf = arith.addi %cb, %i : i32
+        %tf0 = arith.muli %cf, %C : i32
+        %tf0v = tile.splat %tf0 : i32 -> !tok
+        %tokF = arith.addi %tf0v, %tr : !tok
+        %tcF = arith.minsi %tokF, %lastv : !tok
+        %biF = arith.shrui %tcF, %shiftv : !tok
+        %biF64 = arith.extsi %biF : !tok to !tok64
+        %btF = arith.addi %btRowv, %biF64 : !tok64
+        %idsF = tile.load %block_tables[%btF] mask(%fillOkv : tensor<{{C}}xi1>)
+            : !tile.ptr<i32>, !tok64 -> !tok
 
-      %j = arith.subi %i, %cS : i32
-      %consumes = arith.cmpi sge, %i, %cS : i32
-      scf.if %consumes {
-        %cj = arith.addi %cb, %j : i32
-        %t0 = arith.muli %cj, %C : i32
-        %t0v = tile.splat %t0 : i32 -> !tok
-        %tokJ = arith.addi %t0v, %tr : !tok
-        %tcJ = arith.minsi %tokJ, %lastv : !tok
-        %biJ = arith.shrui %tcJ, %shiftv : !tok
-        %biJ64 = arith.extsi %biJ : !tok to !tok64
-        %btJ = arith.addi %btRowv, %biJ64 : !tok64
-        %idsJ = tile.load %block_tables[%btJ] : !tile.ptr<i32>, !tok64 -> !tok
-        %inJ = arith.andi %tcJ, %bsm1v : !tok
-        %inJ64 = arith.extsi %inJ : !tok to !tok64
-        %idsJ64 = arith.extsi %idsJ : !tok to !tok64
-        %blkJ = arith.muli %idsJ64, %blockWordsv : !tok64
-        %swJ0 = arith.addi %blkJ, %scaleWordsv : !tok64
-        %swJ = arith.addi %swJ0, %inJ64 : !tok64
-        %scur = tile.load %kvf[%swJ] : !tile.ptr<f32>, !tok64 -> !scl
-        %w = tile.async_wait %tq barrier(%bar[%j] : !bars)
-        %st = arith.remui %j, %cS : i32
-        %cur = tile.memdesc_index %ringK[%st] : !ringK -> !stageK
-        %acc = tile.dot %qmem, %cur, %zacc : !memQ, !stageK -> !acc
-        %relu = arith.maxnumf %acc, %zacc : !acc
-        %wrelu = arith.mulf %relu, %wmc : !acc
-        %w3 = tile.reshape %wrelu : !acc -> !acc3
-        %sum = tile.reduce add %w3, 1 : !acc3 -> !logit
-        %s_1 = tile.expand_dims %scur, 0 : !scl -> tensor<1x{{C}}xf32>
-        %src = tile.broadcast %s_1 : tensor<1x{{C}}xf32> -> !logit
-        %logit = arith.mulf %sum, %src : !logit
-        %t0rc = tile.splat %t0 : i32 -> !rc32
-        %tok = arith.addi %t0rc, %trrc : !rc32
-        %inLen = arith.cmpi slt, %tok, %lenrc : !rc32
-        %val = arith.select %inLen, %logit, %negInf : !rcmask, !logit
-        %inRow = arith.cmpi slt, %tok, %mmlrc : !rc32
-        %wanted = arith.ori %inLen, %tailv : !rcmask
-        %keep0 = arith.andi %rowOkrc, %inRow : !rcmask
-        %keep = arith.andi %keep0, %wanted : !rcmask
-        %tok64 = arith.extsi %tok : !rc32 to !rc64
-        %ooff = arith.addi %orowrc, %tok64 : !rc64
-        tile.store %val, %out[%ooff] mask(%keep : !rcmask)
-            : !logit, !tile.ptr<f32>, !rc64
+        %j = arith.subi %i, %cS : i32
+        %consumes = arith.cmpi sge, %i, %cS : i32
+        scf.if %consumes {
+          %cj = arith.addi %cb, %j : i32
+          %t0 = arith.muli %cj, %C : i32
+          %t0v = tile.splat %t0 : i32 -> !tok
+          %tokJ = arith.addi %t0v, %tr : !tok
+          %tcJ = arith.minsi %tokJ, %lastv : !tok
+          %biJ = arith.shrui %tcJ, %shiftv : !tok
+          %biJ64 = arith.extsi %biJ : !tok to !tok64
+          %btJ = arith.addi %btRowv, %biJ64 : !tok64
+          %idsJ = tile.load %block_tables[%btJ] : !tile.ptr<i32>, !tok64 -> !tok
+          %inJ = arith.andi %tcJ, %bsm1v : !tok
+          %inJ64 = arith.extsi %inJ : !tok to !tok64
+          %idsJ64 = arith.extsi %idsJ : !tok to !tok64
+          %blkJ = arith.muli %idsJ64, %blockWordsv : !tok64
+          %swJ0 = arith.addi %blkJ, %scaleWordsv : !tok64
+          %swJ = arith.addi %swJ0, %inJ64 : !tok64
+          %scur = tile.load %kvf[%swJ] : !tile.ptr<f32>, !tok64 -> !scl
+          %w = tile.async_wait %tqT barrier(%barT[%j] : !bars)
+          %st = arith.remui %j, %cS : i32
+          %cur = tile.memdesc_index %ringKT[%st] : !ringKT -> !stageKT
+          %acc = tile.dot %cur, %qmemT, %zaccT : !stageKT, !memQT -> !accT
+          %relu = arith.maxnumf %acc, %zaccT : !accT
+          %wrelu = arith.mulf %relu, %wmcT : !accT
+          %w3 = tile.reshape %wrelu : !accT -> !accT3
+          %sum = tile.reduce add %w3, 2 : !accT3 -> !logitT
+          %s_1 = tile.expand_dims %scur, 1 : !scl -> tensor<{{C}}x1xf32>
+          %scr = tile.broadcast %s_1 : tensor<{{C}}x1xf32> -> !logitT
+          %logit = arith.mulf %sum, %scr : !logitT
+          %t0cr = tile.splat %t0 : i32 -> !cr32
+          %tok = arith.addi %t0cr, %trcr : !cr32
+          %inLen = arith.cmpi slt, %tok, %lencr : !cr32
+          %val = arith.select %inLen, %logit, %negInfT : !crmask, !logitT
+          %inRow = arith.cmpi slt, %tok, %mmlcr : !cr32
+          %wanted = arith.ori %inLen, %tailT : !crmask
+          %keep0 = arith.andi %rowOkcr, %inRow : !crmask
+          %keep = arith.andi %keep0, %wanted : !crmask
+          %tok64 = arith.extsi %tok : !cr32 to !cr64
+          %ooff = arith.addi %orowcr, %tok64 : !cr64
+          tile.store %val, %out[%ooff] mask(%keep : !crmask)
+              : !logitT, !tile.ptr<f32>, !cr64
+        }
+
+        // Fill i: K [C, 128], 16 bytes of one token row per copy.
+        scf.if %fillOk {
+          %inF = arith.andi %tcF, %bsm1v : !tok
+          %inF64 = arith.extsi %inF : !tok to !tok64
+          %idsF64 = arith.extsi %idsF : !tok to !tok64
+          %blkF = arith.muli %idsF64, %blockWordsv : !tok64
+          %rowF = arith.muli %inF64, %c32v : !tok64
+          %rowWordsF = arith.addi %blkF, %rowF : !tok64
+          %rowBytesF = arith.muli %rowWordsF, %c4v : !tok64
+          %rbF_1 = tile.expand_dims %rowBytesF, 1 : !tok64 -> tensor<{{C}}x1xi64>
+          %rbF = tile.broadcast %rbF_1 : tensor<{{C}}x1xi64> -> !koffT
+          %koffF = arith.addi %rbF, %dkT : !koffT
+          %sf = arith.remui %i, %cS : i32
+          %stF = tile.memdesc_index %ringKT[%sf] : !ringKT -> !stageKT
+          %tk = tile.async_copy_global_to_local %kv8p[%koffF], %stF
+              : !tile.ptr<f8E4M3FN>, !koffT -> !stageKT
+          %gk = tile.async_commit_group %tk barrier(%barT[%i] : !bars)
+        }
       }
+    } else {
+      %qmem = tile.local_alloc : !memQ
+      %ringK = tile.local_alloc : !ringK
+      %bar = tile.async_barrier_alloc : !bars
+      // Q lands before fill 0's barrier fires (it counts every earlier copy).
+      %tq = tile.async_copy_global_to_local %q8p[%qoff] mask(%qmask : !qmask), %qmem
+          : !tile.ptr<f8E4M3FN>, !qoff -> !memQ
+      scf.for %i = %c0 to %iters step %c1 : i32 {
+        %fillOk = arith.cmpi slt, %i, %count : i32
+        %fillOkv = tile.splat %fillOk : i1 -> tensor<{{C}}xi1>
+        %cf = arith.addi %cb, %i : i32
+        %tf0 = arith.muli %cf, %C : i32
+        %tf0v = tile.splat %tf0 : i32 -> !tok
+        %tokF = arith.addi %tf0v, %tr : !tok
+        %tcF = arith.minsi %tokF, %lastv : !tok
+        %biF = arith.shrui %tcF, %shiftv : !tok
+        %biF64 = arith.extsi %biF : !tok to !tok64
+        %btF = arith.addi %btRowv, %biF64 : !tok64
+        %idsF = tile.load %block_tables[%btF] mask(%fillOkv : tensor<{{C}}xi1>)
+            : !tile.ptr<i32>, !tok64 -> !tok
 
-      // Fill i into the stage just read (the copy's barrier orders it
-      // after every warpgroup's wgmma read it).
-      scf.if %fillOk {
-        %inF = arith.andi %tcF, %bsm1v : !tok
-        %inF64 = arith.extsi %inF : !tok to !tok64
-        %idsF64 = arith.extsi %idsF : !tok to !tok64
-        %blkF = arith.muli %idsF64, %blockWordsv : !tok64
-        %rowF = arith.muli %inF64, %c32v : !tok64
-        %rowWordsF = arith.addi %blkF, %rowF : !tok64
-        %rowBytesF = arith.muli %rowWordsF, %c4v : !tok64
-        %rbF_1 = tile.expand_dims %rowBytesF, 0 : !tok64 -> tensor<1x{{C}}xi64>
-        %rbF = tile.broadcast %rbF_1 : tensor<1x{{C}}xi64> -> !koff
-        %koffF = arith.addi %rbF, %dk : !koff
-        %sf = arith.remui %i, %cS : i32
-        %stF = tile.memdesc_index %ringK[%sf] : !ringK -> !stageK
-        %tk = tile.async_copy_global_to_local %kv8p[%koffF], %stF
-            : !tile.ptr<f8E4M3FN>, !koff -> !stageK
-        %gk = tile.async_commit_group %tk barrier(%bar[%i] : !bars)
+        %j = arith.subi %i, %cS : i32
+        %consumes = arith.cmpi sge, %i, %cS : i32
+        scf.if %consumes {
+          %cj = arith.addi %cb, %j : i32
+          %t0 = arith.muli %cj, %C : i32
+          %t0v = tile.splat %t0 : i32 -> !tok
+          %tokJ = arith.addi %t0v, %tr : !tok
+          %tcJ = arith.minsi %tokJ, %lastv : !tok
+          %biJ = arith.shrui %tcJ, %shiftv : !tok
+          %biJ64 = arith.extsi %biJ : !tok to !tok64
+          %btJ = arith.addi %btRowv, %biJ64 : !tok64
+          %idsJ = tile.load %block_tables[%btJ] : !tile.ptr<i32>, !tok64 -> !tok
+          %inJ = arith.andi %tcJ, %bsm1v : !tok
+          %inJ64 = arith.extsi %inJ : !tok to !tok64
+          %idsJ64 = arith.extsi %idsJ : !tok to !tok64
+          %blkJ = arith.muli %idsJ64, %blockWordsv : !tok64
+          %swJ0 = arith.addi %blkJ, %scaleWordsv : !tok64
+          %swJ = arith.addi %swJ0, %inJ64 : !tok64
+          %scur = tile.load %kvf[%swJ] : !tile.ptr<f32>, !tok64 -> !scl
+          %w = tile.async_wait %tq barrier(%bar[%j] : !bars)
+          %st = arith.remui %j, %cS : i32
+          %cur = tile.memdesc_index %ringK[%st] : !ringK -> !stageK
+          %acc = tile.dot %qmem, %cur, %zacc : !memQ, !stageK -> !acc
+          %relu = arith.maxnumf %acc, %zacc : !acc
+          %wrelu = arith.mulf %relu, %wmc : !acc
+          %w3 = tile.reshape %wrelu : !acc -> !acc3
+          %sum = tile.reduce add %w3, 1 : !acc3 -> !logit
+          %s_1 = tile.expand_dims %scur, 0 : !scl -> tensor<1x{{C}}xf32>
+          %src = tile.broadcast %s_1 : tensor<1x{{C}}xf32> -> !logit
+          %logit = arith.mulf %sum, %src : !logit
+          %t0rc = tile.splat %t0 : i32 -> !rc32
+          %tok = arith.addi %t0rc, %trrc : !rc32
+          %inLen = arith.cmpi slt, %tok, %lenrc : !rc32
+          %val = arith.select %inLen, %logit, %negInf : !rcmask, !logit
+          %inRow = arith.cmpi slt, %tok, %mmlrc : !rc32
+          %wanted = arith.ori %inLen, %tailv : !rcmask
+          %keep0 = arith.andi %rowOkrc, %inRow : !rcmask
+          %keep = arith.andi %keep0, %wanted : !rcmask
+          %tok64 = arith.extsi %tok : !rc32 to !rc64
+          %ooff = arith.addi %orowrc, %tok64 : !rc64
+          tile.store %val, %out[%ooff] mask(%keep : !rcmask)
+              : !logit, !tile.ptr<f32>, !rc64
+        }
+
+        // Fill i into the stage just read (the copy's barrier orders it
+        // after every warpgroup's wgmma read it).
+        scf.if %fillOk {
+          %inF = arith.andi %tcF, %bsm1v : !tok
+          %inF64 = arith.extsi %inF : !tok to !tok64
+          %idsF64 = arith.extsi %idsF : !tok to !tok64
+          %blkF = arith.muli %idsF64, %blockWordsv : !tok64
+          %rowF = arith.muli %inF64, %c32v : !tok64
+          %rowWordsF = arith.addi %blkF, %rowF : !tok64
+          %rowBytesF = arith.muli %rowWordsF, %c4v : !tok64
+          %rbF_1 = tile.expand_dims %rowBytesF, 0 : !tok64 -> tensor<1x{{C}}xi64>
+          %rbF = tile.broadcast %rbF_1 : tensor<1x{{C}}xi64> -> !koff
+          %koffF = arith.addi %rbF, %dk : !koff
+          %sf = arith.remui %i, %cS : i32
+          %stF = tile.memdesc_index %ringK[%sf] : !ringK -> !stageK
+          %tk = tile.async_copy_global_to_local %kv8p[%koffF], %stF
+              : !tile.ptr<f8E4M3FN>, !koff -> !stageK
+          %gk = tile.async_commit_group %tk barrier(%bar[%i] : !bars)
+        }
       }
     }
   } else {

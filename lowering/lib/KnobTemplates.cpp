@@ -1,7 +1,8 @@
 //===- KnobTemplates.cpp - Tile shapes that follow knobs ------------------===//
 //
-// `{{EXPR}}` and `{{let NAME = EXPR}}` in kernel source, expanded from the
-// knob bindings before parsing (Pipeline.h).
+// `{{EXPR}}`, `{{let NAME = EXPR}}` and `{{require EXPR : MESSAGE}}` in
+// kernel source, expanded from the knob bindings before parsing
+// (Pipeline.h).
 //
 //===----------------------------------------------------------------------===//
 
@@ -220,17 +221,38 @@ tessel::expandKnobTemplates(StringRef source, const KnobBindings &knobs,
           exprStart = close - rest.size();
           body = rest;
         }
+        // {{require EXPR : MESSAGE}}: a knob combination the kernel cannot
+        // compile is an error saying MESSAGE where EXPR is 0.
+        std::optional<std::string> require;
+        if (let.empty() && trimmed.starts_with("require") &&
+            trimmed.size() > 7 && llvm::isSpace(trimmed[7])) {
+          StringRef rest = trimmed.drop_front(7);
+          size_t colon = rest.find(':');
+          StringRef message =
+              colon == StringRef::npos ? "" : rest.drop_front(colon + 1).trim();
+          if (message.empty()) {
+            problemAt(i, "expected '{{require EXPR : MESSAGE}}'");
+            return i;
+          }
+          require = message.str();
+          body = rest.take_front(colon);
+          exprStart = body.data() - source.data();
+        }
         Evaluator eval(body, names);
         std::optional<int64_t> value = eval.evaluate();
         if (!value) {
           problemAt(exprStart + eval.errorAt, eval.error);
           return i;
         }
+        if (require && *value == 0) {
+          problemAt(i, *require);
+          return i;
+        }
         expanded += source.slice(copied, i).str();
-        if (let.empty())
-          expanded += std::to_string(*value);
-        else
+        if (!let.empty())
           names[let] = *value;
+        else if (!require)
+          expanded += std::to_string(*value);
         copied = close + 2;
         return close + 1;
       },

@@ -7,6 +7,8 @@
 #   - tools/tessel-logits-bench (with BENCH=1, the default): every variant
 #     and the dispatcher's pick on issue 10's shapes, against the copy
 #     bandwidth; its table, CSV and best-per-shape tuned rows go to OUTDIR;
+#     then (PICK_CHECK=1, the default) the dispatcher's pick alone with
+#     those rows as its table (logits_pick.csv);
 #   - compute-sanitizer memcheck over a part of that matrix (0 errors).
 #
 #   test/gpu/run_logits_h200.sh BUNDLE [SM90_BUNDLE] [OUTDIR]
@@ -80,14 +82,26 @@ if [ "${BENCH:-1}" != 0 ]; then
     --runtime "$LIB" --bundle "$BUNDLE" ${SM90:+--bundle "$SM90"} \
     --csv "$OUTDIR/logits_bench.csv" --tuned-out "$OUTDIR/tuned_sm90.csv"
   grep -E '^H=|pick|best|copy|failed' "$OUTDIR/bench.log" | tail -n 80
+  # The dispatcher with the table just measured: its pick per shape, timed
+  # in the same run (compare with the best of logits_bench.csv).
+  if [ "${PICK_CHECK:-1}" != 0 ] && [ -s "$OUTDIR/tuned_sm90.csv" ]; then
+    mkdir -p "$OUTDIR/tuned" && cp "$OUTDIR/tuned_sm90.csv" \
+      "$OUTDIR/tuned/paged_mqa_logits.csv"
+    step bench-pick bench_pick.log ${BENCH_LIMIT:-300} python3 \
+      tools/tessel-logits-bench/tessel-logits-bench.py --runtime "$LIB" \
+      --bundle "$BUNDLE" --pick-only --tuned-dir "$OUTDIR/tuned" \
+      --csv "$OUTDIR/logits_pick.csv"
+    grep -E '^H=|picked|failed' "$OUTDIR/bench_pick.log" | tail -n 50
+  fi
 fi
 if command -v compute-sanitizer >/dev/null; then
   # Both head counts, every block size, next_n 3 (a partial row group on
-  # rows_per_program 2 and 4), 1-D and 2-D lengths.
+  # rows_per_program 2 and 4), 1-D and 2-D lengths; MEMCHECK_K picks other
+  # tests (a pytest -k expression).
   step memcheck memcheck.log 180 compute-sanitizer --tool memcheck \
     --error-exitcode 3 env TESSEL_TEST_CUDA_BUNDLE="$BUNDLE" \
     TESSEL_TEST_RUNTIME_LIBRARY="$LIB" python3 -m pytest -q \
-    -p no:cacheprovider "$tests" -k "matrix and n3"
+    -p no:cacheprovider "$tests" -k "${MEMCHECK_K:-matrix and n3}"
   grep -E 'ERROR SUMMARY|passed|failed' "$OUTDIR/memcheck.log" | tail -n 4
 fi
 

@@ -42,7 +42,7 @@ SHAPES = [(1, 1, 32768), (1, 2, 32768), (8, 1, 32768), (16, 1, 8192),
 D, BLOCK = 128, 64
 TABLE_HEADER = ("arch,cu_num,heads,head_dim,kv_block_size,preshuffle,batch,"
                 "next_n,context,kernel,chunk_k,waves_per_eu,split_kv,"
-                "rows_per_program,num_waves,persistent,us,tbps")
+                "rows_per_program,num_waves,persistent,tokens_on_m,us,tbps")
 
 
 def progress(msg):
@@ -72,7 +72,8 @@ def table_row(H, B, next_n, mml, knobs, split, us=0.0, tbps=0.0, cu=132):
         "sm_90", cu, H, D, BLOCK, 0, B, next_n, context_bucket(mml),
         "paged_mqa_logits", knobs["chunk_k"], knobs.get("waves_per_eu", 0),
         split, knobs["rows_per_program"], knobs["num_waves"],
-        knobs.get("persistent", 0), "%.2f" % us, "%.3f" % tbps))
+        knobs.get("persistent", 0), knobs.get("tokens_on_m", 0),
+        "%.2f" % us, "%.3f" % tbps))
 
 
 @contextlib.contextmanager
@@ -232,10 +233,11 @@ def split_choices(case, knobs, cu):
 
 
 def variant_label(target, knobs, split):
-    return "%s r%d c%d w%d a%d S%d s%d" % (
+    return "%s r%d c%d w%d a%d S%d%s s%d" % (
         target, knobs["rows_per_program"], knobs["chunk_k"],
         knobs["num_waves"], knobs.get("kv_rows_aligned", 0),
-        knobs.get("stages", 0), split)
+        knobs.get("stages", 0), " T" if knobs.get("tokens_on_m", 0) else "",
+        split)
 
 
 PICK_RE = re.compile(r"-> (\S+) \(([^)]*)\) rule=(\w+)")
@@ -258,6 +260,9 @@ def main():
     ap.add_argument("--tuned-dir", default="",
                     help="TESSEL_TUNED_DIR for the dispatcher's pick "
                     "(default: the built-in table)")
+    ap.add_argument("--pick-only", action="store_true",
+                    help="time only the dispatcher's pick (e.g. with "
+                    "--tuned-dir holding a table this tool wrote)")
     args = ap.parse_args()
 
     import torch
@@ -335,7 +340,7 @@ def main():
                                          m.group(3) if m else "")
             results.append(("pick", us, chk, None, None, pick_desc, True))
             for bundle, name, target, knobs in variants:
-                if knobs.get("heads") != H:
+                if knobs.get("heads") != H or args.pick_only:
                     continue
                 for split in split_choices(case, knobs, cu):
                     d = os.path.join(tmp, "t")

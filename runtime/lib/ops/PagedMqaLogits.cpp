@@ -359,6 +359,7 @@ OpSpec spec = {
       {"rows_per_program", ColumnType::Int, false, 1},
       {"num_waves", ColumnType::Int, false, 1},
       {"persistent", ColumnType::Int, false, 0},
+      {"tokens_on_m", ColumnType::Int, false, 0},
       {"us", ColumnType::Real, false, 0},
       {"tbps", ColumnType::Real, false, 0}}},
     /*key=*/
@@ -379,7 +380,8 @@ OpSpec spec = {
      {"waves_per_eu", "waves_per_eu", 0},
      {"rows_per_program", "rows_per_program", 1},
      {"num_waves", "num_waves", 1},
-     {"persistent", "persistent", 0}},
+     {"persistent", "persistent", 0},
+     {"tokens_on_m", "tokens_on_m", 0}},
     /*rowValues=*/{{"split_kv", "split_kv"}},
     /*knobRules=*/
     {{"heads", true, 16, 128},
@@ -387,7 +389,8 @@ OpSpec spec = {
      {"chunk_k", false, 1, 1 << 16},
      {"preshuffle", false, 0, 1},
      {"persistent", false, 0, 1},
-     {"kv_rows_aligned", false, 0, 1}},
+     {"kv_rows_aligned", false, 0, 1},
+     {"tokens_on_m", false, 0, 1}},
     workspaceBytes,
     check,
     noop,

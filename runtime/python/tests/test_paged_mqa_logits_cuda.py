@@ -190,13 +190,11 @@ def picked_by(ctx, call):
     return m.group(1) if m else None
 
 
-@pytest.mark.parametrize("H,next_n,bs,lens_2d", [
-    (64, 1, 16, False), (64, 3, 64, True), (32, 2, 16, True),
-    (32, 8, 64, False), (16, 4, 16, False), (128, 2, 64, True)])
-def test_every_variant(ctx, tmp_path, H, next_n, bs, lens_2d):
-    """Each sm_90a variant of the bundle for H, reached through a one-row
-    tuned table (TESSEL_TUNED_DIR) naming it for this call's key, and
-    checked to be the one the dispatcher ran."""
+def check_variants(ctx, tmp_path, H, next_n, bs, lens_2d, wanted):
+    """Each sm_90a variant of the bundle for H that `wanted(knobs)` accepts,
+    reached through a one-row tuned table (TESSEL_TUNED_DIR) naming it for
+    this call's key, checked to be the one the dispatcher ran and against
+    the reference. Returns how many ran."""
     g = torch.Generator().manual_seed(7 + H + next_n + bs)
     args, mml, row_lens = make_case(g, H, next_n, bs, lens_2d)
     want = reference(args[0], args[1], args[2], args[4], mml, row_lens)
@@ -204,20 +202,18 @@ def test_every_variant(ctx, tmp_path, H, next_n, bs, lens_2d):
     bucket = 1 << max(0, (mml - 1).bit_length())
     header = ("arch,cu_num,heads,head_dim,kv_block_size,preshuffle,batch,"
               "next_n,context,kernel,chunk_k,waves_per_eu,split_kv,"
-              "rows_per_program,num_waves,persistent,us,tbps\n")
-    variants = bundle_variants(os.environ["TESSEL_TEST_CUDA_BUNDLE"], H)
-    if not variants:
-        pytest.skip("no sm_90a variant for H=%d in the bundle" % H)
+              "rows_per_program,num_waves,persistent,tokens_on_m,us,tbps\n")
     tried = 0
-    for name, k in variants:
-        if k.get("kv_rows_aligned", 0) != (bs % 4 == 0):
+    for name, k in bundle_variants(os.environ["TESSEL_TEST_CUDA_BUNDLE"], H):
+        if k.get("kv_rows_aligned", 0) != (bs % 4 == 0) or not wanted(k):
             continue
         (tmp_path / "paged_mqa_logits.csv").write_text(header + ",".join(
             str(x) for x in ("sm_90", ctx.cu_count, H, D, bs, 0, B, next_n,
                              bucket, "paged_mqa_logits", k["chunk_k"],
                              k.get("waves_per_eu", 0), 3,
                              k["rows_per_program"], k["num_waves"],
-                             k.get("persistent", 0), 0, 0)) + "\n")
+                             k.get("persistent", 0), k.get("tokens_on_m", 0),
+                             0, 0)) + "\n")
         tessel.config_set("TESSEL_TUNED_DIR", str(tmp_path))
         try:
             c = tessel.Context("cuda")
@@ -231,4 +227,28 @@ def test_every_variant(ctx, tmp_path, H, next_n, bs, lens_2d):
         assert ran == name
         check(out, want)
         tried += 1
-    assert tried > 0
+    return tried
+
+
+@pytest.mark.parametrize("H,next_n,bs,lens_2d", [
+    (64, 1, 16, False), (64, 3, 64, True), (32, 2, 16, True),
+    (32, 8, 64, False), (16, 4, 16, False), (128, 2, 64, True)])
+def test_every_variant(ctx, tmp_path, H, next_n, bs, lens_2d):
+    if not bundle_variants(os.environ["TESSEL_TEST_CUDA_BUNDLE"], H):
+        pytest.skip("no sm_90a variant for H=%d in the bundle" % H)
+    assert check_variants(ctx, tmp_path, H, next_n, bs, lens_2d,
+                          lambda k: True) > 0
+
+
+@pytest.mark.parametrize("lens_2d", [False, True], ids=["1d", "2d"])
+@pytest.mark.parametrize("next_n", [1, 2, 3, 8], ids=lambda v: "n%d" % v)
+@pytest.mark.parametrize("H", [32, 64], ids=lambda v: "H%d" % v)
+def test_tokens_on_m_variants(ctx, tmp_path, H, next_n, lens_2d):
+    """The tokens_on_m = 1 variants (K tokens on wgmma's M side) over the
+    matrix at block 64: every next_n, partial row groups included, 1-D and
+    2-D lengths, uneven contexts in one batch, shuffled tables."""
+    if not any(k.get("tokens_on_m", 0) for _, k in bundle_variants(
+            os.environ["TESSEL_TEST_CUDA_BUNDLE"], H)):
+        pytest.skip("no tokens_on_m variant for H=%d in the bundle" % H)
+    assert check_variants(ctx, tmp_path, H, next_n, 64, lens_2d,
+                          lambda k: k.get("tokens_on_m", 0) == 1) > 0

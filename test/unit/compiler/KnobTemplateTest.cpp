@@ -1,9 +1,10 @@
 //===- KnobTemplateTest.cpp - `{{...}}` knob templates in kernel source ---===//
 //
 // expandKnobTemplates against hand-evaluated expansions: arithmetic and
-// precedence, {{let}} definitions, knob values from bindings and from the
-// declarations' defaults, code-only scanning (comments and strings keep
-// their braces), and a located error for every kind of bad template.
+// precedence, {{let}} definitions, {{require}} checks, knob values from
+// bindings and from the declarations' defaults, code-only scanning
+// (comments and strings keep their braces), and a located error for every
+// kind of bad template.
 //
 //===----------------------------------------------------------------------===//
 #include "tessel/Lowering/Pipeline.h"
@@ -58,6 +59,25 @@ TEST(KnobTemplates, LetDefinesNamesForLaterTemplates) {
             "a16x8");
   // A let may shadow a knob from there on.
   EXPECT_EQ(expand("{{n}}{{let n = n + 1}}{{n}}", {{"n", 1}}), "12");
+}
+
+TEST(KnobTemplates, RequireExpandsToNothingOrIsItsMessage) {
+  EXPECT_EQ(expand("a{{require n - 1 : n must not be 1}}b", {{"n", 2}}), "ab");
+  SourceProblem p =
+      problemOf("x\n  {{require n - 1 : n must not be 1}}", {{"n", 1}});
+  EXPECT_EQ(p.message, "n must not be 1");
+  EXPECT_EQ(p.line, 2u);
+  EXPECT_EQ(p.column, 3u);
+  // The expression's own errors point into it.
+  p = problemOf("{{require 1 / n : never}}", {{"n", 0}});
+  EXPECT_NE(p.message.find("division by zero"), std::string::npos);
+  EXPECT_EQ(p.column, 15u);
+  p = problemOf("{{require n}}", {{"n", 1}});
+  EXPECT_NE(p.message.find("expected '{{require EXPR : MESSAGE}}'"),
+            std::string::npos);
+  p = problemOf("{{require n :  }}", {{"n", 1}});
+  EXPECT_NE(p.message.find("expected '{{require EXPR : MESSAGE}}'"),
+            std::string::npos);
 }
 
 TEST(KnobTemplates, CommentsAndStringsAreLeftAlone) {

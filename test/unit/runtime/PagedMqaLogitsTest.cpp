@@ -198,7 +198,8 @@ protected:
     if (!writeBytes(tunedFile,
                     "arch,cu_num,heads,head_dim,kv_block_size,preshuffle,"
                     "batch,next_n,context,kernel,chunk_k,waves_per_eu,"
-                    "split_kv,rows_per_program,num_waves,persistent,us,tbps\n" +
+                    "split_kv,rows_per_program,num_waves,persistent,"
+                    "tokens_on_m,us,tbps\n" +
                         rows))
       return nullptr;
     tessel_context *c = nullptr;
@@ -311,7 +312,7 @@ TEST_F(Logits, MarshalsTheAbiAndPicksByTheHeuristic) {
 
 TEST_F(Logits, PersistentRowLaunchesTheScheduleFirst) {
   tessel_context *tuned = tunedContext(
-      "gfx942,304,32,128,16,0,2,2,64,paged_mqa_logits,64,2,1,1,4,1,0,0\n");
+      "gfx942,304,32,128,16,0,2,2,64,paged_mqa_logits,64,2,1,1,4,1,0,0,0\n");
   ASSERT_NE(tuned, nullptr) << tessel_last_error();
   ASSERT_EQ(tessel_paged_mqa_logits(tuned, &q, &kv, &w, &cl, &bt, mml, 0, &out,
                                     nullptr),
@@ -342,7 +343,7 @@ TEST_F(Logits, PersistentRowLaunchesTheScheduleFirst) {
 // first); a call over a plain cache of the same shape does not match it.
 TEST_F(Logits, PreshuffledPersistentRowServesPreshuffledCalls) {
   tessel_context *tuned = tunedContext(
-      "gfx942,304,32,128,16,1,2,2,64,paged_mqa_logits,64,2,1,1,4,1,0,0\n");
+      "gfx942,304,32,128,16,1,2,2,64,paged_mqa_logits,64,2,1,1,4,1,0,0,0\n");
   ASSERT_NE(tuned, nullptr) << tessel_last_error();
   testing::internal::CaptureStderr();
   tessel_config_set("TESSEL_LOG_TUNED_CONFIG", "1");

@@ -103,7 +103,10 @@ checkSourceBeforeParsing(const llvm::MemoryBuffer &buffer,
 // Triton's front end does with constexprs:
 //  - `{{EXPR}}` becomes the decimal value of EXPR;
 //  - `{{let NAME = EXPR}}` defines NAME for the templates after it and
-//    becomes nothing.
+//    becomes nothing;
+//  - `{{require EXPR : MESSAGE}}` becomes nothing where EXPR is not 0 and
+//    is otherwise the error MESSAGE, at the template: a knob combination
+//    the kernel does not support fails to compile, saying why.
 // EXPR is built from integers, names, `+ - * /` (64-bit, integer division,
 // checked for overflow and division by zero) and parentheses. A name is a
 // `{{let}}` defined earlier, else a knob: its bound value, else the default
@@ -115,7 +118,8 @@ checkSourceBeforeParsing(const llvm::MemoryBuffer &buffer,
 //===----------------------------------------------------------------------===//
 
 /// Expands the templates of `source` into `expanded`; returns the first
-/// problem (unknown name, malformed or unterminated template, overflow).
+/// problem (unknown name, malformed or unterminated template, overflow, a
+/// failed require).
 std::optional<SourceProblem> expandKnobTemplates(llvm::StringRef source,
                                                  const KnobBindings &knobs,
                                                  std::string &expanded);

@@ -11,11 +11,13 @@ it times, in the same process and on the same inputs:
     name and knobs are read from the runtime's TESSEL_LOG_TUNED_CONFIG line);
   - each num_waves variant alone (a context whose tuned table names only
     that variant);
+  - the dispatcher's pick with sorted=True, whose output (descending, ties
+    to the smaller column) is what torch.topk returns by default;
   - torch.topk(x, 2048, dim=-1).
 Each is captured in a CUDA graph of `batch` calls over rotated input copies
 (up to 32, enough that one pass covers 4x L2 where memory allows) and the
 graph is replayed between CUDA events; the time is the median per call.
-Printed: us for both, the ratio torch / tessel, the pick, and whether the
+Printed: us for both, the ratios torch / tessel (unsorted and sorted), the pick, and whether the
 cell meets the targets (>= 4x torch.topk everywhere, <= 15 us for rows <= 8).
 --csv writes the same rows; --table writes topk_per_row.csv rows (the
 fastest variant per cell) for runtime/tuned/.
@@ -144,10 +146,11 @@ def main():
     print("inputs rotated over up to %d copies (4x L2 where memory allows); "
           "graph replay, median us per call" % MAX_COPIES)
 
-    header = ["rows", "cols", "tessel_us", "torch_us", "ratio", "pick"] + [
+    header = ["rows", "cols", "tessel_us", "torch_us", "ratio",
+              "sorted_us", "sorted_ratio", "pick"] + [
         "nw%d_us" % w for w in waves] + ["meets_4x", "meets_15us"]
     out_rows = []
-    print(" ".join("%10s" % h for h in header[:5]) + "  pick / variants")
+    print(" ".join("%10s" % h for h in header[:7]) + "  pick / variants")
     for R in rows:
         for L in cols:
             nbytes = R * L * 4
@@ -166,6 +169,9 @@ def main():
                 t_tessel = median_us(
                     torch, lambda i: torch.ops.tessel.topk_per_row(
                         xs[i], lens, 1, K, out=outs[i]), copies)
+                t_sorted = median_us(
+                    torch, lambda i: torch.ops.tessel.topk_per_row(
+                        xs[i], lens, 1, K, sorted=True, out=outs[i]), copies)
                 per = {}
                 for w, c in forced.items():
                     per[w] = median_us(
@@ -178,13 +184,15 @@ def main():
             ratio = t_torch / t_tessel
             r = {"rows": R, "cols": L, "tessel_us": t_tessel,
                  "torch_us": t_torch, "ratio": ratio, "pick": pick,
+                 "sorted_us": t_sorted, "sorted_ratio": t_torch / t_sorted,
                  "meets_4x": int(ratio >= 4.0),
                  "meets_15us": int(t_tessel <= 15.0) if R <= 8 else ""}
             for w in waves:
                 r["nw%d_us" % w] = per[w]
             out_rows.append(r)
-            print("%10d %10d %10.2f %10.2f %10.3f  %s  %s" % (
-                R, L, t_tessel, t_torch, ratio, pick, " ".join(
+            print("%10d %10d %10.2f %10.2f %10.3f %10.2f %10.3f  %s  %s" % (
+                R, L, t_tessel, t_torch, ratio, t_sorted, t_torch / t_sorted,
+                pick, " ".join(
                     "nw%d=%.2f" % (w, per[w]) for w in waves)))
             del xs, outs
             del stream

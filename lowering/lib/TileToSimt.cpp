@@ -78,8 +78,6 @@ FailureOr<Value> LoweringState::lds(OpBuilder &b, Operation *op, Type elem,
 
 namespace {
 
-bool isFp8(Type t) { return isa<Float8E4M3FNType, Float8E4M3FNUZType>(t); }
-
 /// Reinterprets a scalar or vector `v` with element type `to` of the same
 /// width (fp8 <-> i8 between registers and memory).
 Value bitcastElements(OpBuilder &b, Location loc, Value v, Type to) {

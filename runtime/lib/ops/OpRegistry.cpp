@@ -339,7 +339,8 @@ std::vector<BundleArg> opAbi(const OpSpec &op) {
   std::vector<BundleArg> a;
   for (const ParamSpec &p : op.params) {
     if (p.kind == ParamSpec::Scalar) {
-      a.push_back({p.name, p.scalarKind, p.scalarKind == ArgKind::I64 ? 8 : 4});
+      a.push_back(
+          {p.name, p.scalarKind, p.scalarKind == ArgKind::I64 ? 8u : 4u});
       continue;
     }
     for (const char *f : {"allocated", "aligned", "offset", "size", "stride"}) {

@@ -276,13 +276,15 @@ struct OpSpec {
   /// forbids. Null: every variant uses it.
   bool (*usesWorkspace)(const Variant &v) = nullptr;
 
-  // Resolved at registration.
-  std::vector<Expr> shapeExprs[kMaxOpTensors][2];
-  std::vector<int> keySym, rowKnobCol, rowValueCol, rowValueSym, keyCol;
-  std::vector<int> callKnobSym, optionSym, paramRef;
-  std::vector<int> tensorRowStride;
+  // Resolved at registration (initialized here, so that a spec's aggregate
+  // initializer may end before them).
+  std::vector<Expr> shapeExprs[kMaxOpTensors][2] = {};
+  std::vector<int> keySym = {}, rowKnobCol = {}, rowValueCol = {},
+                   rowValueSym = {}, keyCol = {};
+  std::vector<int> callKnobSym = {}, optionSym = {}, paramRef = {};
+  std::vector<int> tensorRowStride = {};
   int kernelCol = -1;
-  std::string defect; // non-empty: the spec is malformed (a runtime bug)
+  std::string defect = {}; // non-empty: the spec is malformed (a runtime bug)
 
   int symbol(const char *name) const;
   int tensor(const char *name) const;

@@ -83,6 +83,10 @@ TensorSpec contextLensTensor() {
           4};
 }
 
+ParamSpec contextLensParam() {
+  return memrefParam("context_lens", "context_lens", 4);
+}
+
 Status checkContextLens(const OpCall &c, int tensor, int64_t max,
                         const char *maxName) {
   const tessel_tensor *t = c.t[tensor];

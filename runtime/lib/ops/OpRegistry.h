@@ -221,6 +221,8 @@ Status opError(const OpCall &c, const char *fmt, ...)
 /// The indexer ops' `context_lens`: int32, [B] (one length per sequence)
 /// or [B, next_n] (one per row), contiguous (DESIGN.md §3.1).
 TensorSpec contextLensTensor();
+/// Its kernel parameter: the memref `context_lens`, sized in int32.
+ParamSpec contextLensParam();
 
 /// Checks, where device memory is host memory, that each length in tensor
 /// `tensor` (a validated contextLensTensor()) is at least 0 and at most

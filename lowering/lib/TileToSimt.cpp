@@ -78,8 +78,6 @@ FailureOr<Value> LoweringState::lds(OpBuilder &b, Operation *op, Type elem,
 
 namespace {
 
-bool isFp8(Type t) { return isa<Float8E4M3FNType, Float8E4M3FNUZType>(t); }
-
 /// Reinterprets a scalar or vector `v` with element type `to` of the same
 /// width (fp8 <-> i8 between registers and memory).
 Value bitcastElements(OpBuilder &b, Location loc, Value v, Type to) {
@@ -508,6 +506,41 @@ AccessPlan planAccess(const DistributedLayout &l, const AxisInfo &offsets,
   return plan;
 }
 
+/// Bytes of one element of `stored` (an element type as memory holds it).
+unsigned storedElemBytes(Type stored) {
+  return std::max(1u, stored.getIntOrFloatBitWidth() / 8);
+}
+
+/// What a tile.load or tile.store on a distributed tensor plans its vector
+/// accesses from.
+struct AccessSite {
+  AxisInfo offsets;
+  std::optional<AxisInfo> mask; // absent when unmasked
+  unsigned elemBytes;
+  unsigned maxVectorBytes;
+  unsigned pointerAlign;
+
+  /// The facts of `op`'s offsets and mask (AxisInfo), `stored`'s element
+  /// size, the target's vector width and what is known of `ptr`'s
+  /// alignment.
+  template <typename OpT>
+  static AccessSite of(OpT op, Value ptr, Type stored, KernelState &ks,
+                       const TargetInfo &target) {
+    AccessSite site{ks.axis->get(op.getOffsets()), std::nullopt,
+                    storedElemBytes(stored), target.maxVectorBytes(),
+                    pointerAlignment(ptr)};
+    if (op.getMask())
+      site.mask = ks.axis->get(op.getMask());
+    return site;
+  }
+  /// The plan under the mask; with `masked` false, as if there were none
+  /// (for the paths that apply the mask another way).
+  AccessPlan plan(const DistributedLayout &l, bool masked = true) const {
+    return planAccess(l, offsets, masked && mask ? &*mask : nullptr, elemBytes,
+                      maxVectorBytes, pointerAlign);
+  }
+};
+
 } // namespace
 
 /// Alignment in bytes known for the base of `ptr`: what the kernel argument
@@ -800,17 +833,12 @@ struct LoadPattern : public TilePattern<LoadOp> {
     if (failed(l))
       return failure();
     KernelState &ks = state.of(op);
-    AxisInfo offInfo = ks.axis->get(op.getOffsets());
-    std::optional<AxisInfo> maskInfo;
-    if (op.getMask())
-      maskInfo = ks.axis->get(op.getMask());
-    AccessPlan plan = planAccess(
-        *l, offInfo, maskInfo ? &*maskInfo : nullptr,
-        std::max(1u, stored.getIntOrFloatBitWidth() / 8),
-        state.target->maxVectorBytes(), pointerAlignment(adaptor.getPtr()));
+    AccessSite site =
+        AccessSite::of(op, adaptor.getPtr(), stored, ks, *state.target);
+    AccessPlan plan = site.plan(*l);
     auto vt = cast<VectorType>(getTypeConverter()->convertType(op.getType()));
     Value other = adaptor.getOther();
-    unsigned elemBytes = std::max(1u, stored.getIntOrFloatBitWidth() / 8);
+    unsigned elemBytes = site.elemBytes;
     // A mask `offsets < bound` becomes the range of a bounds-checked
     // buffer, where the target has one; the vector width then follows the
     // offsets alone.
@@ -818,9 +846,7 @@ struct LoadPattern : public TilePattern<LoadOp> {
     if (Value bound = contiguousBound(op);
         bound && state.target->supportsBoundedBufferLoads() &&
         isZeroOrAbsent(op.getOther())) {
-      AccessPlan wide = planAccess(*l, offInfo, nullptr, elemBytes,
-                                   state.target->maxVectorBytes(),
-                                   pointerAlignment(adaptor.getPtr()));
+      AccessPlan wide = site.plan(*l, /*masked=*/false);
       bounded = BoundedBufferLoad::tryLower(
           rewriter, loc, mem, rewriter.getRemappedValue(bound),
           ks.axis->get(bound).divisibility[0], wide, elemBytes);
@@ -831,9 +857,7 @@ struct LoadPattern : public TilePattern<LoadOp> {
     // i) need not narrow the access: the full-width load runs where the
     // access's last element is kept, the per-element path only at the end.
     if (!bounded && adaptor.getMask()) {
-      AccessPlan wide = planAccess(*l, offInfo, nullptr, elemBytes,
-                                   state.target->maxVectorBytes(),
-                                   pointerAlignment(adaptor.getPtr()));
+      AccessPlan wide = site.plan(*l, /*masked=*/false);
       if (wide.width > plan.width &&
           isPrefixMask(op, *ks.axis, accessDim(*l), wide.width)) {
         auto vt =
@@ -936,7 +960,7 @@ private:
                          const AccessPlan &plan, Type stored, Type elem,
                          VectorType vt) const {
     int64_t w = plan.width;
-    unsigned elemBytes = std::max(1u, stored.getIntOrFloatBitWidth() / 8);
+    unsigned elemBytes = storedElemBytes(stored);
     Value mem = adaptor.getPtr(), mask = adaptor.getMask(),
           offsets = adaptor.getOffsets(), other = adaptor.getOther();
     auto chunkType = VectorType::get({w}, elem);
@@ -1029,15 +1053,9 @@ struct StorePattern : public TilePattern<StoreOp> {
     auto l = layoutOf(op, op.getValue().getType());
     if (failed(l))
       return failure();
-    KernelState &ks = state.of(op);
-    AxisInfo offInfo = ks.axis->get(op.getOffsets());
-    std::optional<AxisInfo> maskInfo;
-    if (op.getMask())
-      maskInfo = ks.axis->get(op.getMask());
-    AccessPlan plan = planAccess(
-        *l, offInfo, maskInfo ? &*maskInfo : nullptr,
-        std::max(1u, stored.getIntOrFloatBitWidth() / 8),
-        state.target->maxVectorBytes(), pointerAlignment(adaptor.getPtr()));
+    AccessSite site = AccessSite::of(op, adaptor.getPtr(), stored, state.of(op),
+                                     *state.target);
+    AccessPlan plan = site.plan(*l);
     int64_t w = plan.width;
     // In a loop the per-element masks compete with the loop's live state:
     // recompute each next to its store there (maskElement). Elsewhere the
@@ -1060,9 +1078,8 @@ struct StorePattern : public TilePattern<StoreOp> {
           Value v = vector::ExtractOp::create(b, loc, adaptor.getValue(), s);
           auto store = memref::StoreOp::create(b, loc, toStored(b, v), mem,
                                                ValueRange{idx});
-          store.setAlignment(uint64_t(
-              std::max(plan.alignBytes,
-                       std::max(1u, stored.getIntOrFloatBitWidth() / 8))));
+          store.setAlignment(
+              uint64_t(std::max(plan.alignBytes, site.elemBytes)));
           return;
         }
         Value chunk = vector::ExtractStridedSliceOp::create(

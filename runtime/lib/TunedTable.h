@@ -20,6 +20,7 @@
 #include "Support.h"
 
 #include <string>
+#include <utility>
 #include <vector>
 
 namespace tessel {
@@ -34,6 +35,10 @@ struct ColumnSpec {
 };
 
 struct TableSchema {
+  // A constructor, not aggregate initialization: GCC 12 takes the columns of
+  // an op spec's static initializer for maybe uninitialized otherwise.
+  TableSchema(const char *op, std::vector<ColumnSpec> columns)
+      : op(op), columns(std::move(columns)) {}
   const char *op;
   std::vector<ColumnSpec> columns;
 };

@@ -11,11 +11,14 @@
 # holds the C tile of one program ("64 128"; default "64 64"). Logs go to OUTDIR
 # (default $OUT, else ./gpu-out). Exits non-zero if a check failed.
 set -u
-DIR=$(readlink -f "${1:?usage: run_gemm_h200.sh DIR [OUTDIR]}")
+HERE=$(dirname "$(readlink -f "${BASH_SOURCE[0]}")")
+USAGE="run_gemm_h200.sh DIR [OUTDIR]"
+. "$HERE/check_args.sh"
+need_args 1 "$@"
+dir_arg DIR DIR "$1"
 OUTDIR=${2:-${OUT:-./gpu-out}}
 mkdir -p "$OUTDIR"
 export PYTHONUNBUFFERED=1
-HERE=$(dirname "$(readlink -f "$0")")
 BENCH=$HERE/../../tools/tessel-gemm-bench/tessel-gemm-bench.py
 status=0
 for json in "$DIR"/*.json; do

@@ -13,23 +13,18 @@
 # tessel_kernels.tbundle). Logs go to OUTDIR (default $OUT, else ./gpu-out).
 # Exits non-zero if any correctness step failed.
 set -u
-BUNDLE=$(readlink -f "${1:?usage: run_h200.sh BUNDLE [OUTDIR]}")
+HERE=$(dirname "$(readlink -f "${BASH_SOURCE[0]}")")
+USAGE="run_h200.sh BUNDLE [OUTDIR]"
+. "$HERE/check_args.sh"
+need_args 1 "$@"
+file_arg BUNDLE BUNDLE "$1"
 OUTDIR=${2:-${OUT:-./gpu-out}}
 mkdir -p "$OUTDIR"
 B=/tmp/tessel-gpu-build
 status=0
-step() { # step NAME LOG TIMEOUT CMD...: run, log, remember a failure
-  local name=$1 log=$2 limit=$3; shift 3
-  touch "$OUTDIR/$log"
-  local from=$(($(wc -l <"$OUTDIR/$log") + 1))
-  echo "=== $name: $*" >>"$OUTDIR/$log"
-  timeout "$limit" "$@" >>"$OUTDIR/$log" 2>&1
-  local rc=$?
-  tail -n +"$from" "$OUTDIR/$log" | grep -v '^tessel: ' | tail -n 40
-  echo "=== $name: rc=$rc"
-  [ $rc -ne 0 ] && status=1
-  return 0
-}
+# Each step's output tail goes to stdout too: the run's console is its summary.
+STEP_TAIL=40 STEP_TAIL_WHEN=always
+. "$HERE/timed_step.sh"
 
 { date -u; nvidia-smi; nvidia-smi -q | grep -iE 'clocks|MHz' | head -20
   /usr/bin/g++ --version | head -1; cmake --version | head -1

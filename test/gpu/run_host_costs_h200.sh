@@ -24,9 +24,14 @@
 # bench_base and ncu. Exits
 # non-zero if a correctness step failed.
 set -u
-BUNDLE=$(readlink -f "${1:?usage: run_host_costs_h200.sh BUNDLE [BASE_BUNDLE [BASE_TREE]]}")
-BASE_BUNDLE=${2:+$(readlink -f "$2")}
-BASE_TREE=${3:+$(readlink -f "$3")}
+HERE=$(dirname "$(readlink -f "${BASH_SOURCE[0]}")")
+USAGE="run_host_costs_h200.sh BUNDLE [BASE_BUNDLE [BASE_TREE]]"
+. "$HERE/check_args.sh"
+need_args 1 "$@"
+file_arg BUNDLE BUNDLE "$1"
+BASE_BUNDLE='' BASE_TREE=''
+[ -n "${2:-}" ] && file_arg BASE_BUNDLE BASE_BUNDLE "$2"
+[ -n "${3:-}" ] && dir_arg BASE_TREE BASE_TREE "$3"
 OUTDIR=${OUT:-./gpu-out}
 mkdir -p "$OUTDIR"
 B=/tmp/tessel-host-build
@@ -34,7 +39,7 @@ BB=/tmp/tessel-host-base
 LIB=$B/lib/libtessel_runtime.so
 export CXX=/usr/bin/g++ PYTHONUNBUFFERED=1 PYTHONPATH=$PWD/runtime/python
 status=0
-. "$(dirname "${BASH_SOURCE[0]}")/timed_step.sh"
+. "$HERE/timed_step.sh"
 
 { date -u; nvidia-smi --query-gpu=name,driver_version,clocks.sm,clocks.mem \
     --format=csv; python3 --version

@@ -18,16 +18,20 @@
 # too (where both exist the runtime prefers sm_90a's). Logs go to OUTDIR
 # (default $OUT, else ./gpu-out). Exits non-zero if a correctness step failed.
 set -u
-BUNDLE=$(readlink -f "${1:?usage: run_logits_h200.sh BUNDLE [SM90_BUNDLE] [OUTDIR]}")
-SM90=${2:-}
-[ -n "$SM90" ] && SM90=$(readlink -f "$SM90")
+HERE=$(dirname "$(readlink -f "${BASH_SOURCE[0]}")")
+USAGE="run_logits_h200.sh BUNDLE [SM90_BUNDLE] [OUTDIR]"
+. "$HERE/check_args.sh"
+need_args 1 "$@"
+file_arg BUNDLE BUNDLE "$1"
+SM90=
+[ -n "${2:-}" ] && file_arg SM90 SM90_BUNDLE "$2"
 OUTDIR=${3:-${OUT:-./gpu-out}}
 mkdir -p "$OUTDIR"
 B=/tmp/tessel-logits-build
 LIB=$B/lib/libtessel_runtime.so
 export CXX=/usr/bin/g++ PYTHONUNBUFFERED=1 PYTHONPATH=$PWD/runtime/python
 status=0
-. "$(dirname "${BASH_SOURCE[0]}")/timed_step.sh"
+. "$HERE/timed_step.sh"
 
 { date -u; nvidia-smi --query-gpu=name,driver_version,clocks.sm,clocks.mem \
     --format=csv; python3 -c 'import torch; print("torch", torch.__version__)'

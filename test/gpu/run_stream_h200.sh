@@ -19,11 +19,14 @@
 # Logs go to OUTDIR (default $OUT, else ./gpu-out). Exits non-zero if a
 # check failed; prints a message and exits 0 without a CUDA device.
 set -u
-DIR=$(readlink -f "${1:?usage: run_stream_h200.sh DIR [OUTDIR]}")
+HERE=$(dirname "$(readlink -f "${BASH_SOURCE[0]}")")
+USAGE="run_stream_h200.sh DIR [OUTDIR]"
+. "$HERE/check_args.sh"
+need_args 1 "$@"
+dir_arg DIR DIR "$1"
 OUTDIR=${2:-${OUT:-./gpu-out}}
 mkdir -p "$OUTDIR"
 export PYTHONUNBUFFERED=1
-HERE=$(dirname "$(readlink -f "$0")")
 BENCH=$HERE/../../tools/tessel-gemm-bench/tessel-gemm-bench.py
 if ! python3 -c 'import torch, sys; sys.exit(0 if torch.cuda.is_available() else 1)' 2>/dev/null; then
   echo "run_stream_h200: skipped: no CUDA device (or no torch)"

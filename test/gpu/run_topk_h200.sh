@@ -17,11 +17,14 @@
 # correctness step failed; prints a message and exits 0 without a CUDA
 # device.
 set -u
-BUNDLE=$(readlink -f "${1:?usage: run_topk_h200.sh BUNDLE RUNTIME_LIBRARY [OUTDIR]}")
-LIB=$(readlink -f "${2:?usage: run_topk_h200.sh BUNDLE RUNTIME_LIBRARY [OUTDIR]}")
+HERE=$(dirname "$(readlink -f "${BASH_SOURCE[0]}")")
+USAGE="run_topk_h200.sh BUNDLE RUNTIME_LIBRARY [OUTDIR]"
+. "$HERE/check_args.sh"
+need_args 2 "$@"
+file_arg BUNDLE BUNDLE "$1"
+file_arg LIB RUNTIME_LIBRARY "$2"
 OUTDIR=${3:-${OUT:-./gpu-out}}
 mkdir -p "$OUTDIR"
-HERE=$(dirname "$(readlink -f "$0")")
 ROOT=$HERE/../..
 # torch's extension build uses $CXX; /opt/gcc's g++ links a static libstdc++
 # that crashes next to torch's.

@@ -16,7 +16,11 @@
 # tessel_kernels.tbundle). Logs go to OUTDIR (default $OUT, else ./gpu-out).
 # Exits non-zero if a correctness step failed.
 set -u
-BUNDLE=$(readlink -f "${1:?usage: run_torch_ops_h200.sh BUNDLE [OUTDIR]}")
+HERE=$(dirname "$(readlink -f "${BASH_SOURCE[0]}")")
+USAGE="run_torch_ops_h200.sh BUNDLE [OUTDIR]"
+. "$HERE/check_args.sh"
+need_args 1 "$@"
+file_arg BUNDLE BUNDLE "$1"
 OUTDIR=${2:-${OUT:-./gpu-out}}
 mkdir -p "$OUTDIR"
 B=/tmp/tessel-torch-build
@@ -25,7 +29,7 @@ LIB=$B/lib/libtessel_runtime.so
 # that crashes next to torch's.
 export CXX=/usr/bin/g++ PYTHONUNBUFFERED=1 PYTHONPATH=$PWD/runtime/python
 status=0
-. "$(dirname "${BASH_SOURCE[0]}")/timed_step.sh"
+. "$HERE/timed_step.sh"
 
 { date -u; nvidia-smi --query-gpu=name,driver_version,clocks.sm,clocks.mem \
     --format=csv; python3 --version; python3 -c 'import torch; print("torch", torch.__version__)'

@@ -5,16 +5,18 @@
 // token, fp8 K of D=128 dequantized to f32, dotted with each head's query,
 // relu, weighted sum over heads) on the emulator and prints the emulated
 // lane-operations per second. Usage:
-//   tessel-emu-bench [--tokens N] [--heads H] [--reps R]
+//   tessel-emu-bench [--tokens N] [--heads N] [--reps N]
 //
 //===----------------------------------------------------------------------===//
 #include "tessel/Emulator/Emulator.h"
 
+#include "cli.h"
+
 #include <chrono>
 #include <cmath>
+#include <cstdint>
 #include <cstdio>
 #include <cstdlib>
-#include <cstring>
 #include <random>
 #include <string>
 #include <vector>
@@ -93,21 +95,25 @@ static double fp8fnuz(uint8_t c) {
 }
 
 int main(int argc, char **argv) {
-  int tokens = 16384, heads = 64, reps = 1;
-  for (int i = 1; i + 1 < argc; i += 2) {
-    if (!std::strcmp(argv[i], "--tokens"))
-      tokens = std::atoi(argv[i + 1]);
-    else if (!std::strcmp(argv[i], "--heads"))
-      heads = std::atoi(argv[i + 1]);
-    else if (!std::strcmp(argv[i], "--reps"))
-      reps = std::atoi(argv[i + 1]);
-  }
-  if (tokens <= 0 || heads <= 0 || reps <= 0) {
-    std::fprintf(
-        stderr,
-        "usage: tessel-emu-bench [--tokens N] [--heads H] [--reps R]\n");
+  uint64_t tokensArg = 16384, headsArg = 64, repsArg = 1;
+  const std::vector<cli::Option> options = {
+      cli::unsignedNumber("--tokens", "tokens of K (1 to 2^20)", tokensArg),
+      cli::unsignedNumber("--heads", "query heads (1 to 128)", headsArg),
+      cli::unsignedNumber("--reps", "timed launches (1 to 100)", repsArg)};
+  if (!cli::parseOrReport("tessel-emu-bench", argc, argv, options))
     return 2;
-  }
+  // Bounded so that the buffers and the run stay small.
+  auto inRange = [](const char *name, uint64_t v, uint64_t max) {
+    if (v >= 1 && v <= max)
+      return true;
+    std::fprintf(stderr, "tessel-emu-bench: %s %llu is not in 1 to %llu\n",
+                 name, (unsigned long long)v, (unsigned long long)max);
+    return false;
+  };
+  if (!inRange("--tokens", tokensArg, 1 << 20) ||
+      !inRange("--heads", headsArg, 128) || !inRange("--reps", repsArg, 100))
+    return 2;
+  const int tokens = int(tokensArg), heads = int(headsArg), reps = int(repsArg);
   auto t0 = std::chrono::steady_clock::now();
   auto mod = Module::parse(benchKernel());
   if (!mod) {

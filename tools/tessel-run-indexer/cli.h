@@ -3,7 +3,7 @@
 // The GPU-host drivers link only the runtime (no LLVM), so they cannot use
 // llvm::cl. Each declares its options once in a table; parsing, the errors
 // (an unknown option, a missing or ill-formed value) and the usage text all
-// come from that table.
+// come from that table; `--help` prints the usage.
 //
 //===----------------------------------------------------------------------===//
 #ifndef TESSEL_TOOLS_RUN_INDEXER_CLI_H
@@ -69,9 +69,15 @@ inline std::string usage(const char *program,
 }
 
 /// Applies argv to the table. False with a message naming the argument.
+/// `help` is set where `--help` stands in place of an option.
 inline bool parse(int argc, char **argv, const std::vector<Option> &options,
-                  std::string &error) {
+                  std::string &error, bool &help) {
+  help = false;
   for (int i = 1; i < argc; ++i) {
+    if (argv[i] == std::string("--help")) {
+      help = true;
+      continue;
+    }
     const Option *o = nullptr;
     for (const Option &c : options)
       if (argv[i] == std::string(c.name))
@@ -98,10 +104,17 @@ inline bool parse(int argc, char **argv, const std::vector<Option> &options,
 }
 
 /// parse(), or the error and the usage on stderr as "<tool>: <error>".
+/// With `--help` (and no error), the usage on stdout and exit status 0.
 inline bool parseOrReport(const char *tool, int argc, char **argv,
                           const std::vector<Option> &options) {
   std::string error;
-  if (parse(argc, argv, options, error))
+  bool help = false;
+  bool ok = parse(argc, argv, options, error, help);
+  if (ok && help) {
+    fputs(usage(argv[0], options).c_str(), stdout);
+    exit(0);
+  }
+  if (ok)
     return true;
   fprintf(stderr, "%s: %s\n%s", tool, error.c_str(),
           usage(argv[0], options).c_str());

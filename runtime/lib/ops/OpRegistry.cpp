@@ -83,6 +83,10 @@ TensorSpec contextLensTensor() {
           4};
 }
 
+ParamSpec contextLensParam() {
+  return memrefParam("context_lens", "context_lens", 4);
+}
+
 Status checkContextLens(const OpCall &c, int tensor, int64_t max,
                         const char *maxName) {
   const tessel_tensor *t = c.t[tensor];
@@ -339,7 +343,8 @@ std::vector<BundleArg> opAbi(const OpSpec &op) {
   std::vector<BundleArg> a;
   for (const ParamSpec &p : op.params) {
     if (p.kind == ParamSpec::Scalar) {
-      a.push_back({p.name, p.scalarKind, p.scalarKind == ArgKind::I64 ? 8 : 4});
+      a.push_back(
+          {p.name, p.scalarKind, p.scalarKind == ArgKind::I64 ? 8u : 4u});
       continue;
     }
     for (const char *f : {"allocated", "aligned", "offset", "size", "stride"}) {

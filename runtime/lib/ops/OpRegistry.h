@@ -221,6 +221,8 @@ Status opError(const OpCall &c, const char *fmt, ...)
 /// The indexer ops' `context_lens`: int32, [B] (one length per sequence)
 /// or [B, next_n] (one per row), contiguous (DESIGN.md §3.1).
 TensorSpec contextLensTensor();
+/// Its kernel parameter: the memref `context_lens`, sized in int32.
+ParamSpec contextLensParam();
 
 /// Checks, where device memory is host memory, that each length in tensor
 /// `tensor` (a validated contextLensTensor()) is at least 0 and at most
@@ -276,13 +278,15 @@ struct OpSpec {
   /// forbids. Null: every variant uses it.
   bool (*usesWorkspace)(const Variant &v) = nullptr;
 
-  // Resolved at registration.
-  std::vector<Expr> shapeExprs[kMaxOpTensors][2];
-  std::vector<int> keySym, rowKnobCol, rowValueCol, rowValueSym, keyCol;
-  std::vector<int> callKnobSym, optionSym, paramRef;
-  std::vector<int> tensorRowStride;
+  // Resolved at registration (initialized here, so that a spec's aggregate
+  // initializer may end before them).
+  std::vector<Expr> shapeExprs[kMaxOpTensors][2] = {};
+  std::vector<int> keySym = {}, rowKnobCol = {}, rowValueCol = {},
+                   rowValueSym = {}, keyCol = {};
+  std::vector<int> callKnobSym = {}, optionSym = {}, paramRef = {};
+  std::vector<int> tensorRowStride = {};
   int kernelCol = -1;
-  std::string defect; // non-empty: the spec is malformed (a runtime bug)
+  std::string defect = {}; // non-empty: the spec is malformed (a runtime bug)
 
   int symbol(const char *name) const;
   int tensor(const char *name) const;

@@ -328,8 +328,7 @@ OpSpec spec = {
     {{"max_model_len", 0}, {"preshuffle", 0}, {"write_tail", 1}},
     /*params (kernels_dsl/variants.json signature)=*/
     {memrefParam("q", "q", 1), memrefParam("kv_cache", "kv_cache", 1),
-     memrefParam("weights", "weights", 4),
-     memrefParam("context_lens", "context_lens", 4),
+     memrefParam("weights", "weights", 4), contextLensParam(),
      memrefParam("block_tables", "block_tables", 4),
      memrefParam("out", "out", 4), memrefParam("schedule", nullptr, 4),
      scalarParam("batch", ArgKind::I32, "B"),

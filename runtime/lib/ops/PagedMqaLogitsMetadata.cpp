@@ -49,8 +49,7 @@ OpSpec spec = {
     /*options=*/
     {{"split_tokens", 1}, {"num_cus", 0, {}, /*zeroIsCuCount=*/true}},
     /*params (kernels_dsl/variants.json signature)=*/
-    {memrefParam("context_lens", "context_lens", 4),
-     memrefParam("schedule", "schedule", 4),
+    {contextLensParam(), memrefParam("schedule", "schedule", 4),
      scalarParam("batch", ArgKind::I32, "B"),
      scalarParam("next_n", ArgKind::I32, "next_n"),
      scalarParam("lens_2d", ArgKind::I32, "lens_2d"),

@@ -73,8 +73,7 @@ OpSpec spec = {
     /*options=*/
     {{"next_n", 1}, {"k", 2048}, {"stable", 0}, {"sorted", 0}},
     /*params (kernels_dsl/variants.json signature)=*/
-    {memrefParam("logits", "logits", 4),
-     memrefParam("context_lens", "context_lens", 4),
+    {memrefParam("logits", "logits", 4), contextLensParam(),
      memrefParam("indices", "indices", 4),
      scalarParam("rows", ArgKind::I32, "R"),
      scalarParam("cols", ArgKind::I32, "L"),

@@ -82,8 +82,9 @@ void expectConsistent(const LinearLayout &src, const LinearLayout &dst,
         int64_t off = gf2Image(p.store.reg, r) ^ gf2Image(p.store.lane, l) ^
                       gf2Image(p.store.wave, w);
         auto [it, fresh] = storedAt.insert({src.apply({r, l, w}), off});
-        if (!fresh)
+        if (!fresh) { // braced: ASSERT_EQ expands to an if-else
           ASSERT_EQ(it->second, off) << "one element at two addresses";
+        }
       }
   for (int32_t w = 0; w < nw; ++w)
     for (int32_t l = 0; l < nl; ++l)

@@ -80,7 +80,7 @@ struct SmallStackCall {
   tessel_context *ctx;
   std::string path;
   tessel_status status = TESSEL_ERROR_INTERNAL;
-  std::string error;
+  std::string error = {};
 };
 
 // 250 nested regions take about 600 KiB of parser stack; the calling thread

@@ -46,12 +46,17 @@ void *operator new(size_t n, const std::nothrow_t &) noexcept {
 void *operator new[](size_t n, const std::nothrow_t &t) noexcept {
   return operator new(n, t);
 }
+// GCC pairs the library's calls of operator new with these free()s and
+// warns; every operator new above is malloc, so they match.
+#pragma GCC diagnostic push
+#pragma GCC diagnostic ignored "-Wmismatched-new-delete"
 void operator delete(void *p, const std::nothrow_t &) noexcept { free(p); }
 void operator delete[](void *p, const std::nothrow_t &) noexcept { free(p); }
 void operator delete(void *p) noexcept { free(p); }
 void operator delete[](void *p) noexcept { free(p); }
 void operator delete(void *p, size_t) noexcept { free(p); }
 void operator delete[](void *p, size_t) noexcept { free(p); }
+#pragma GCC diagnostic pop
 
 using namespace tessel_test;
 

@@ -369,6 +369,42 @@ TEST_F(Logits, PreshuffledPersistentRowServesPreshuffledCalls) {
   removeTuned(tuned);
 }
 
+// The context key buckets max_model_len: exact on the row's value, else the
+// row nearest in log2 to max_model_len rounded up to a power of two. 65
+// lies next to 64 but is in bucket 128; 200 is in bucket 256, one step from
+// 128 and two from 64.
+TEST_F(Logits, ContextKeyIsAPowerOfTwoBucketOfMaxModelLen) {
+  tessel_context *tuned = tunedContext(
+      "gfx942,304,32,128,16,0,2,2,64,paged_mqa_logits,64,2,1,1,4,0,0,0,0\n"
+      "gfx942,304,32,128,16,0,2,2,128,paged_mqa_logits,256,2,1,1,4,0,0,0,0\n");
+  ASSERT_NE(tuned, nullptr) << tessel_last_error();
+  std::vector<float> big(B * N * 200);
+  struct Case {
+    int64_t mml;
+    const char *variant, *rule;
+  } cases[] = {{64, "logits.h32.r1.c64.p0.s0 (", "rule=exact"},
+               {65, "logits.h32.r1.c256.p0.s0 (", "rule=nearest-bucket"},
+               {128, "logits.h32.r1.c256.p0.s0 (", "rule=exact"},
+               {200, "logits.h32.r1.c256.p0.s0 (", "rule=nearest-bucket"}};
+  for (const Case &k : cases) {
+    mml = k.mml;
+    out = makeTensor(big.data(), TESSEL_DTYPE_F32, {B * N, mml}, {mml, 1});
+    testing::internal::CaptureStderr();
+    tessel_config_set("TESSEL_LOG_TUNED_CONFIG", "1");
+    tessel_status st = tessel_paged_mqa_logits(tuned, &q, &kv, &w, &cl, &bt,
+                                               mml, 0, &out, nullptr);
+    tessel_config_set("TESSEL_LOG_TUNED_CONFIG", "0");
+    std::string log = testing::internal::GetCapturedStderr();
+    ASSERT_EQ(st, TESSEL_SUCCESS) << tessel_last_error();
+    EXPECT_NE(log.find(std::string("-> ") + k.variant), std::string::npos)
+        << "max_model_len " << k.mml << ": " << log;
+    EXPECT_NE(log.find(k.rule), std::string::npos)
+        << "max_model_len " << k.mml << ": " << log;
+  }
+  takeLaunches();
+  removeTuned(tuned);
+}
+
 // Few rows (B * groups = 2 < 304 CUs) and a long context: the heuristic
 // takes a persistent variant, which runs the schedule kernel first.
 TEST_F(Logits, HeuristicPicksPersistentForFewRowsAndLongContexts) {

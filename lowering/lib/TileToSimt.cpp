@@ -2094,7 +2094,7 @@ struct HistogramPattern : public TilePattern<HistogramOp> {
 
   /// Match-any: every lane learns the lanes holding its bin in one vote,
   /// and the lowest valid one adds their count, with no loop. Invalid lanes
-  /// vote with a value no bin has (bins are below 2^31), so they match
+  /// vote with -1, which no bin is (the bins fit in LDS), so they match
   /// only each other and add nothing. The histogram's workgroup barriers
   /// keep the whole wave converged here, so every lane votes.
   void emitMatchAnyAdd(OpBuilder &b, Location loc, Value lds, Value bin,

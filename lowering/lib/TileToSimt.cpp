@@ -2071,11 +2071,9 @@ struct GatherPattern : public TilePattern<GatherOp> {
 
 /// tile.histogram into LDS bins: the workgroup zeroes the bins, every lane
 /// adds its keys with LDS atomics, and each lane reads back the bins its
-/// result slots hold. Where the target has a vote for divergent code, the
-/// lanes of a wave that hit one bin combine first: the lowest pending lane
-/// names its bin, its peers are counted from the ballot, the lowest peer
-/// adds the count, and the peers leave the loop (one atomic per distinct
-/// bin of the wave instead of one per lane).
+/// result slots hold. Where the target can, the lanes of a wave that hit one
+/// bin combine first, so that only the lowest of them adds their count: one
+/// atomic per distinct bin of the wave instead of one per lane.
 struct HistogramPattern : public TilePattern<HistogramOp> {
   using TilePattern::TilePattern;
 
@@ -2085,19 +2083,60 @@ struct HistogramPattern : public TilePattern<HistogramOp> {
     return n;
   }
 
+  /// Adds to `lds[bin]`, where `pred` holds, the number of lanes of the i64
+  /// lane mask `peers` (one where `peers` is null).
+  static void emitGuardedAdd(OpBuilder &b, Location loc, Value lds, Value bin,
+                             Value pred, Value peers) {
+    scf::IfOp::create(b, loc, pred, [&](OpBuilder &bb, Location) {
+      Value count =
+          peers ? arith::TruncIOp::create(bb, loc, bb.getI32Type(),
+                                          math::CtPopOp::create(bb, loc, peers))
+                : i32Const(bb, loc, 1);
+      memref::AtomicRMWOp::create(bb, loc, arith::AtomicRMWKind::addi, count,
+                                  lds, ValueRange{toIndex(bb, loc, bin)});
+      scf::YieldOp::create(bb, loc);
+    });
+  }
+
   /// Adds one to `lds[bin]` for this lane when `valid` holds.
   void emitAdd(OpBuilder &b, Location loc, Value lds, Value bin,
                Value valid) const {
     const TargetInfo &target = *state.target;
-    if (!target.hasActiveBallot()) {
-      scf::IfOp::create(b, loc, valid, [&](OpBuilder &bb, Location) {
-        memref::AtomicRMWOp::create(bb, loc, arith::AtomicRMWKind::addi,
-                                    i32Const(bb, loc, 1), lds,
-                                    ValueRange{toIndex(bb, loc, bin)});
-        scf::YieldOp::create(bb, loc);
-      });
-      return;
-    }
+    if (target.hasMatchAny())
+      return emitMatchAnyAdd(b, loc, lds, bin, valid);
+    if (target.hasActiveBallot())
+      return emitBallotLoopAdd(b, loc, lds, bin, valid);
+    emitGuardedAdd(b, loc, lds, bin, valid, Value());
+  }
+
+  /// Match-any: every lane learns the lanes holding its bin in one vote,
+  /// and the lowest valid one adds their count, with no loop. Invalid lanes
+  /// vote with -1, which no bin is (the bins fit in LDS), so they match
+  /// only each other and add nothing. The histogram's workgroup barriers
+  /// keep the whole wave converged here, so every lane votes.
+  void emitMatchAnyAdd(OpBuilder &b, Location loc, Value lds, Value bin,
+                       Value valid) const {
+    const TargetInfo &target = *state.target;
+    unsigned lanes = target.waveSize();
+    Value wave = arith::ConstantIntOp::create(
+        b, loc, b.getI64Type(), lanes >= 64 ? ~0ull : (1ull << lanes) - 1);
+    Value vote =
+        arith::SelectOp::create(b, loc, valid, bin, i32Const(b, loc, -1));
+    Value peers = target.emitMatchAny(b, loc, vote, wave);
+    Value below = target.emitCountBelow(b, loc, peers, emitLaneId(b, loc),
+                                        i32Const(b, loc, 0));
+    Value lowest = arith::CmpIOp::create(b, loc, arith::CmpIPredicate::eq,
+                                         below, i32Const(b, loc, 0));
+    Value leader = arith::AndIOp::create(b, loc, valid, lowest);
+    emitGuardedAdd(b, loc, lds, bin, leader, peers);
+  }
+
+  /// Active ballot: the lowest pending lane names its bin, its peers are
+  /// counted from the ballot, the lowest peer adds the count, and the peers
+  /// leave the loop (one trip per distinct bin of the wave).
+  void emitBallotLoopAdd(OpBuilder &b, Location loc, Value lds, Value bin,
+                         Value valid) const {
+    const TargetInfo &target = *state.target;
     Type i1 = b.getI1Type(), i64 = b.getI64Type();
     auto loop = scf::WhileOp::create(b, loc, TypeRange{i1}, ValueRange{valid});
     Block *before = b.createBlock(&loop.getBefore(), {}, {i1}, {loc});
@@ -2118,13 +2157,7 @@ struct HistogramPattern : public TilePattern<HistogramOp> {
                               arith::AndIOp::create(b, loc, peers, below),
                               arith::ConstantIntOp::create(b, loc, i64, 0));
     Value leader = arith::AndIOp::create(b, loc, peer, lowest);
-    scf::IfOp::create(b, loc, leader, [&](OpBuilder &bb, Location) {
-      Value count = arith::TruncIOp::create(
-          bb, loc, bb.getI32Type(), math::CtPopOp::create(bb, loc, peers));
-      memref::AtomicRMWOp::create(bb, loc, arith::AtomicRMWKind::addi, count,
-                                  lds, ValueRange{toIndex(bb, loc, bin)});
-      scf::YieldOp::create(bb, loc);
-    });
+    emitGuardedAdd(b, loc, lds, bin, leader, peers);
     Value pending = arith::XOrIOp::create(
         b, loc, peer, arith::ConstantIntOp::create(b, loc, i1, 1));
     scf::YieldOp::create(b, loc, ValueRange{pending});

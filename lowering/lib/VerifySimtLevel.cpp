@@ -76,8 +76,8 @@ const llvm::StringSet<> &amdOps() {
 
 const llvm::StringSet<> &nvidiaOps() {
   static const llvm::StringSet<> s = {
-      "gpu.shuffle", "nvvm.shfl.sync", "nvvm.vote.sync", "nvvm.barrier0",
-      "nvvm.inline_ptx", "llvm.inline_asm",
+      "gpu.shuffle", "nvvm.shfl.sync", "nvvm.vote.sync", "nvvm.match.sync",
+      "nvvm.barrier0", "nvvm.inline_ptx", "llvm.inline_asm",
       // tile.dot: mma.sync and the struct it returns
       "nvvm.mma.sync", "llvm.extractvalue",
       // cp.async: global -> shared without registers

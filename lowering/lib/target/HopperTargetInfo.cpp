@@ -196,6 +196,18 @@ public:
     return shuffle(b, loc, v, srcLane, gpu::ShuffleMode::IDX);
   }
 
+  // match.any.sync: the peers of a value in one instruction.
+  bool hasMatchAny() const override { return true; }
+
+  Value emitMatchAny(OpBuilder &b, Location loc, Value v,
+                     Value members) const override {
+    Type i32 = b.getI32Type();
+    Value mask = arith::TruncIOp::create(b, loc, i32, members);
+    Value peers = NVVM::MatchSyncOp::create(b, loc, i32, mask, v,
+                                            NVVM::MatchSyncKind::any);
+    return arith::ExtUIOp::create(b, loc, b.getI64Type(), peers);
+  }
+
   Value emitWaveBallot(OpBuilder &b, Location loc, Value pred) const override {
     Value all = arith::ConstantIntOp::create(b, loc, b.getI32Type(), -1);
     Value bits = NVVM::VoteSyncOp::create(b, loc, b.getI32Type(), all, pred,

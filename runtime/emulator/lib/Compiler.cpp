@@ -1535,6 +1535,10 @@ LogicalResult KernelCompiler::compileOp(Operation *op) {
     K.code.back().i0 = (int64_t)vo.getKind();
     return success();
   }
+  // `all` returns a struct, which the result type check above rejects.
+  if (auto ma = dyn_cast<NVVM::MatchSyncOp>(op))
+    return binary(nvvmMatchAnyH(),
+                  ma.getVal().getType().getIntOrFloatBitWidth());
 
   return fail(op, "op is not supported by the SIMT emulator");
 }

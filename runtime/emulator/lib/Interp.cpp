@@ -1792,6 +1792,38 @@ void nvvmVoteImpl(Wave &W, const Inst &I) {
     d[l] = r;
 }
 
+// nvvm.match.sync any: each active lane gets the mask of the lanes of its
+// member mask whose value (the low I.w bits) equals its own. The hardware
+// makes a lane wait for every lane its mask names, so a mask that leaves
+// the lane out or names a lane that is not active here is an error.
+void nvvmMatchAnyImpl(Wave &W, const Inst &I) {
+  const uint64_t *mask = W.slot(I.a), *val = W.slot(I.b);
+  uint64_t *d = W.slot(I.d);
+  const uint64_t ex = W.exec, bits = maskOf(I.w);
+  for (uint64_t m = ex; m; m &= m - 1) {
+    unsigned lane = firstLane(m);
+    uint64_t members = mask[lane] & 0xffffffffull;
+    if (!((members >> lane) & 1)) {
+      W.fail(I, "match.sync member mask leaves out the lane that runs it (" +
+                    laneStr(W, lane) + ")");
+      return;
+    }
+    if (uint64_t idle = members & ~ex) {
+      W.fail(I, "match.sync member mask names lane " +
+                    std::to_string(firstLane(idle)) +
+                    ", which is not active here (" + laneStr(W, lane) + ")");
+      return;
+    }
+    uint64_t peers = 0;
+    for (uint64_t k = members; k; k &= k - 1) {
+      unsigned o = firstLane(k);
+      if (((val[o] ^ val[lane]) & bits) == 0)
+        peers |= 1ull << o;
+    }
+    d[lane] = peers;
+  }
+}
+
 // MFMA, register layouts from AMD's Matrix Instruction Calculator (CDNA3)
 // and, for gfx950's f8f6f4 instructions (32 fp8 elements per lane), AMD's
 // CDNA4 register maps (runtime/emulator/README.md names both):
@@ -2119,6 +2151,7 @@ Handler gpuShuffleH() { return gpuShuffleImpl; }
 Handler mfmaH() { return mfmaImpl; }
 Handler nvvmShflH() { return nvvmShflImpl; }
 Handler nvvmVoteH() { return nvvmVoteImpl; }
+Handler nvvmMatchAnyH() { return nvvmMatchAnyImpl; }
 Handler packedTruncH(FK f){
 #define T(F) packedTruncImpl<F>
     DISPATCH_FK(f, T)

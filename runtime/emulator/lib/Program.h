@@ -287,6 +287,7 @@ Handler permlaneSwapH(); // i0 row length, w fetchInactive|boundCtrl<<1
 Handler gpuShuffleH(); // i0 mode; a val, b offset, c width, d result, d+n valid
 Handler nvvmShflH();   // a val, b offset, c mask_and_clamp, i0 kind
 Handler nvvmVoteH();   // a member mask, b pred, i0 kind
+Handler nvvmMatchAnyH(); // a member mask, b value of w bits
 Handler mfmaH();       // aux: M,N,K, fmtA, fmtB, lenA, lenB, lenC
 Handler
 packedTruncH(FK f); // a srcA, b srcB or (uint32)-1, c existing or -1, i0 word

@@ -7,7 +7,8 @@
 // exclusive) of 1-D tiles over one and several waves and along both axes
 // of a 2-D tile; histograms of keys with out-of-range values (negative and
 // past the bins), with a mask, and with many or few distinct bins per wave
-// (the AMD lowering combines the lanes of a bin; sm_90 adds lane by lane);
+// (the lowering combines the lanes of a bin: by a ballot loop on AMD, by
+// match.any on sm_90), and with the lanes of each wave tied on few bins;
 // tile.atomic_cas with many lanes racing for one word.
 //
 //===----------------------------------------------------------------------===//
@@ -162,37 +163,46 @@ std::string histKernel(int64_t n, int64_t bins, bool masked, int64_t waves) {
   return ir;
 }
 
+/// Runs the histogram of `x` into `bins` bins (counting only the first
+/// 3/4 of the keys when `masked`) and compares it with a direct count.
+void checkHistogram(const std::string &target, std::vector<int32_t> x,
+                    int64_t bins, bool masked, int64_t waves) {
+  int64_t n = (int64_t)x.size();
+  std::string name;
+  Dim3 block{};
+  auto emu = lower(histKernel(n, bins, masked, waves), target, name, block);
+  ASSERT_TRUE(emu);
+  std::vector<int32_t> y(bins, 0x5a5a5a5a);
+  int32_t limit = (int32_t)(n * 3 / 4);
+  std::vector<int32_t> want(bins, 0);
+  for (int64_t i = 0; i < n; ++i)
+    if ((!masked || i < limit) && x[i] >= 0 && x[i] < bins)
+      ++want[x[i]];
+  EXPECT_OK(emu->launchArgs(name, {1, 1, 1}, block,
+                            {KernelArg::buffer(x.data(), n),
+                             KernelArg::buffer(y.data(), bins),
+                             KernelArg::i32(limit)}));
+  int bad = 0;
+  for (int64_t b = 0; b < bins; ++b)
+    if (y[b] != want[b] && bad++ < 5)
+      ADD_FAILURE() << "bin " << b << ": " << y[b] << ", expected " << want[b];
+  EXPECT_EQ(bad, 0);
+}
+
 void runHistogram(const std::string &target, int64_t n, int64_t bins,
                   int32_t spread, bool masked, int64_t waves) {
   SCOPED_TRACE(target + " " + std::to_string(n) + " keys, " +
                std::to_string(bins) + " bins, spread " +
                std::to_string(spread) + (masked ? " masked" : "") + " waves " +
                std::to_string(waves));
-  std::string name;
-  Dim3 block{};
-  auto emu = lower(histKernel(n, bins, masked, waves), target, name, block);
-  ASSERT_TRUE(emu);
   std::mt19937 rng(5);
   // Keys from -3 to spread + 2: some negative, some past the bins when
   // spread >= bins.
   std::uniform_int_distribution<int32_t> d(-3, spread + 2);
-  std::vector<int32_t> x(n), y(bins, 0x5a5a5a5a);
+  std::vector<int32_t> x(n);
   for (int32_t &v : x)
     v = d(rng);
-  int32_t limit = (int32_t)(n * 3 / 4);
-  EXPECT_OK(emu->launchArgs(name, {1, 1, 1}, block,
-                            {KernelArg::buffer(x.data(), n),
-                             KernelArg::buffer(y.data(), bins),
-                             KernelArg::i32(limit)}));
-  std::vector<int32_t> want(bins, 0);
-  for (int64_t i = 0; i < n; ++i)
-    if ((!masked || i < limit) && x[i] >= 0 && x[i] < bins)
-      ++want[x[i]];
-  int bad = 0;
-  for (int64_t b = 0; b < bins; ++b)
-    if (y[b] != want[b] && bad++ < 5)
-      ADD_FAILURE() << "bin " << b << ": " << y[b] << ", expected " << want[b];
-  EXPECT_EQ(bad, 0);
+  checkHistogram(target, x, bins, masked, waves);
 }
 
 TEST(Histogram, ManyDistinctBins) {
@@ -203,6 +213,25 @@ TEST(Histogram, ManyDistinctBins) {
 TEST(Histogram, FewBinsCombineInAWave) {
   for (const char *t : {"gfx942", "sm_90"})
     runHistogram(t, 2048, 2048, 4, false, 8);
+}
+
+// Every wave's lanes tie on a few bins, bin 0 among them, beside keys that
+// are not counted (negative, past the bins, masked off): on targets that
+// combine a bin's lanes before the atomic, the uncounted lanes must not
+// join any bin's count (bin 0 in particular). Then all keys of the tile
+// in one bin.
+TEST(Histogram, TiedKeysOfAWave) {
+  std::vector<int32_t> tied(1024);
+  for (int i = 0; i < 1024; ++i) {
+    const int32_t pattern[8] = {0, 0, 0, 5, 5, 63, -1, 64 + i % 3};
+    tied[i] = pattern[i % 8];
+  }
+  for (const char *t : {"gfx942", "gfx950", "sm_90", "sm_90a"}) {
+    SCOPED_TRACE(t);
+    checkHistogram(t, tied, 64, /*masked=*/true, 4);
+    checkHistogram(t, tied, 64, /*masked=*/false, 2);
+    checkHistogram(t, std::vector<int32_t>(512, 7), 16, /*masked=*/false, 2);
+  }
 }
 
 TEST(Histogram, MaskAndBinsPerLane) {

@@ -1,7 +1,8 @@
 //===- TopKKernelTest.cpp - topk_per_row on the emulator ------------------===//
 //
-// Compiles kernels_dsl/topk_per_row.mlir for gfx942 and gfx950 in-process,
-// runs it on the emulator and checks every row against the contract
+// Compiles kernels_dsl/topk_per_row.mlir for gfx942 and gfx950 (and, for a
+// few rows, sm_90 and sm_90a) in-process, runs it on the emulator and
+// checks every row against the contract
 // (DESIGN.md 3.2) with an independent reference: a stable sort of the
 // row's columns by value (NaN largest, -0.0 equal to +0.0, ties by the
 // smaller column). Outputs are compared as sets: k distinct columns in
@@ -304,6 +305,23 @@ TEST(TopKPerRow, ManyTies) {
     Problem p = rowsOf({4000, 4000}, 4000,
                        [&](int, int) { return (float)d(rng) * 0.5f; });
     runCase("ties", t, 512, p);
+  }
+}
+
+// The Hopper lowering (wave32, histograms combined by match.any) on rows
+// where a warp's lanes tie most, and on random rows.
+TEST(TopKPerRow, HopperTiesAndRandom) {
+  std::mt19937 rng(23);
+  std::uniform_int_distribution<int> few(0, 6);
+  std::normal_distribution<float> d(0.0f, 3.0f);
+  for (const char *t : {"sm_90", "sm_90a"}) {
+    Problem ties = rowsOf({4000, 2500}, 4000,
+                          [&](int, int) { return (float)few(rng) * 0.5f; });
+    runCase("ties", t, 512, ties);
+    Problem flat = rowsOf({2000}, 2000, [](int, int) { return 1.25f; });
+    runCase("all equal", t, 512, flat);
+    Problem random = rowsOf({3000}, 3000, [&](int, int) { return d(rng); });
+    runCase("random", t, 1024, random);
   }
 }
 

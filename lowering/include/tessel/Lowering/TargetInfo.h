@@ -343,6 +343,21 @@ public:
     return {};
   }
 
+  /// Whether SIMT IR has a match-any vote (emitMatchAny): one instruction
+  /// gives each lane the mask of the lanes holding its value, so the lanes
+  /// of a wave that update one shared-memory word combine without a loop.
+  /// Preferred over the active-ballot loop where both exist.
+  virtual bool hasMatchAny() const { return false; }
+
+  /// The mask (bit l for lane l, as i64) of the lanes of `members` whose
+  /// 32-bit scalar `v` equals this lane's. `members` is an i64 lane mask
+  /// that holds this lane; every lane it names must execute this call
+  /// together. Only called where hasMatchAny().
+  virtual mlir::Value emitMatchAny(mlir::OpBuilder &b, mlir::Location loc,
+                                   mlir::Value v, mlir::Value members) const {
+    return {};
+  }
+
   /// The mask (bit l for lane l, as i64) of the lanes of the wave whose i1
   /// `pred` holds, in every lane. Every lane of the wave must be active.
   virtual mlir::Value emitWaveBallot(mlir::OpBuilder &b, mlir::Location loc,

@@ -2173,8 +2173,8 @@ struct HistogramPattern : public TilePattern<HistogramOp> {
       Value first =
           arith::CmpIOp::create(rewriter, loc, arith::CmpIPredicate::eq, bits,
                                 i32Const(rewriter, loc, 0));
-      owner = owner ? arith::AndIOp::create(rewriter, loc, owner, first)
-                    : first;
+      owner =
+          owner ? arith::AndIOp::create(rewriter, loc, owner, first) : first;
     };
     addOwner(ks.lane, keys->getLaneBroadcastMask());
     addOwner(ks.wave, keys->getWaveBroadcastMask());

@@ -128,7 +128,8 @@ private:
     return {pc.getPositions(), pc.getTotal()};
   }
   Value suffixScan(Value t) {
-    auto kind = tile::CombineKindAttr::get(b.getContext(), tile::CombineKind::add);
+    auto kind =
+        tile::CombineKindAttr::get(b.getContext(), tile::CombineKind::add);
     return ScanOp::create(b, loc, t.getType(), kind, t, b.getI32IntegerAttr(0),
                           nullptr, b.getUnitAttr());
   }
@@ -266,9 +267,9 @@ private:
       int64_t lo = s * cands.piece, hi = lo + cands.piece;
       Value reaches = arith::AndIOp::create(
           b, loc, any,
-          arith::AndIOp::create(
-              b, loc, cmp(arith::CmpIPredicate::slt, first, c(hi)),
-              cmp(arith::CmpIPredicate::sgt, end, c(lo))));
+          arith::AndIOp::create(b, loc,
+                                cmp(arith::CmpIPredicate::slt, first, c(hi)),
+                                cmp(arith::CmpIPredicate::sgt, end, c(lo))));
       scf::IfOp::create(b, loc, reaches, [&](OpBuilder &, Location) {
         Value in = arith::AndIOp::create(
             b, loc, cmp(arith::CmpIPredicate::sge, pos, splat(c(lo), size)),
@@ -286,8 +287,8 @@ private:
   /// Element i of `v` to position `at[i]` of the 1-D tile `buf` where `mask`
   /// holds (tile.atomic_rmw xchg, between workgroup barriers).
   void scatter(Value buf, Value v, Value at, Value mask) {
-    AtomicRMWOp::create(b, loc, v.getType(), AtomicKind::xchg, buf, at, v,
-                        mask, MemScope::workgroup);
+    AtomicRMWOp::create(b, loc, v.getType(), AtomicKind::xchg, buf, at, v, mask,
+                        MemScope::workgroup);
   }
 
   /// Where a digit reads its candidates: the row (`bound` = n elements, in
@@ -469,7 +470,7 @@ private:
   void select(Value n) {
     if (cands.stages)
       allocCandidates();
-    SmallVector<Value> init = {c(0),    c(k),    c(0), c(0),
+    SmallVector<Value> init = {c(0),     c(k),     c(0), c(0),
                                c(0, i1), c(0, i1), c(0)};
     auto loop =
         scf::ForOp::create(b, loc, c(0), c(std::size(kDigits)), c(1), init);

@@ -61,10 +61,10 @@ Compiled *compiled(const std::string &target, int64_t k, int64_t numWaves,
     ADD_FAILURE() << "cannot read topk_per_row.mlir";
     return nullptr;
   }
-  std::unique_ptr<Module> emu = emulatorModuleFor(
-      src, "topk_per_row.mlir", target,
-      {{"k", k}, {"num_waves", numWaves}, {"sorted", sorted}},
-      tessel::TileToSimtOptions{candidates});
+  std::unique_ptr<Module> emu =
+      emulatorModuleFor(src, "topk_per_row.mlir", target,
+                        {{"k", k}, {"num_waves", numWaves}, {"sorted", sorted}},
+                        tessel::TileToSimtOptions{candidates});
   if (!emu)
     return nullptr;
   auto names = emu->kernelNames();
@@ -170,8 +170,7 @@ void checkSortedRow(const Problem &p, int r, int k, const int32_t *got) {
 /// Runs the variant (k, numWaves, sorted) on `p`; the rows of indices
 /// (none if it did not compile).
 std::vector<int32_t> launch(const std::string &target, int k, const Problem &p,
-                            int64_t numWaves, bool sorted,
-                            int64_t candidates) {
+                            int64_t numWaves, bool sorted, int64_t candidates) {
   Compiled *c = compiled(target, k, numWaves, sorted, candidates);
   if (!c) {
     ADD_FAILURE() << "the variant did not compile";
@@ -192,8 +191,7 @@ std::vector<int32_t> launch(const std::string &target, int k, const Problem &p,
 }
 
 void runCase(const std::string &what, const std::string &target, int k,
-             const Problem &p, int64_t numWaves = 16,
-             int64_t candidates = -1) {
+             const Problem &p, int64_t numWaves = 16, int64_t candidates = -1) {
   SCOPED_TRACE(what + " on " + target + " k=" + std::to_string(k) +
                " cols=" + std::to_string(p.cols) +
                " candidates=" + std::to_string(candidates));
@@ -398,9 +396,8 @@ template <typename RowGen> Problem rowsFrom(int rows, int cols, RowGen gen) {
 TEST(TopKPerRowCandidates, TiedBinFitsBuffer) {
   std::mt19937 rng(31);
   for (const std::string &t : targets()) {
-    Problem p = rowsFrom(2, 5000, [&](int) {
-      return bandRow(5000, 300, 2500, 40, rng);
-    });
+    Problem p = rowsFrom(
+        2, 5000, [&](int) { return bandRow(5000, 300, 2500, 40, rng); });
     runCase("tied bin in the buffer", t, 512, p);
   }
 }
@@ -421,9 +418,8 @@ TEST(TopKPerRowCandidates, AllEqualOverflows) {
 TEST(TopKPerRowCandidates, OverflowThenBuffer) {
   std::mt19937 rng(32);
   for (const std::string &t : targets()) {
-    Problem p = rowsFrom(2, 3000, [&](int) {
-      return bandRow(3000, 100, 1200, 40, rng);
-    });
+    Problem p = rowsFrom(
+        2, 3000, [&](int) { return bandRow(3000, 100, 1200, 40, rng); });
     runCase("overflow, then buffered", t, 512, p, 4, 256);
   }
 }
@@ -460,8 +456,8 @@ TEST(TopKPerRowCandidates, Sorted) {
         1, 3000, [&](int) { return bandRow(3000, 150, 2000, 60, rng); });
     runSortedCase("tied bin in the buffer", t, 512, p);
   }
-  Problem p = rowsFrom(
-      1, 3000, [&](int) { return bandRow(3000, 150, 2000, 60, rng); });
+  Problem p =
+      rowsFrom(1, 3000, [&](int) { return bandRow(3000, 150, 2000, 60, rng); });
   runSortedCase("bin past a small buffer", "gfx942", 512, p, 4, 256);
 }
 

@@ -628,22 +628,23 @@ struct ExpandRadixSelectPass
     module.walk([&](TopKOp op) { ops.push_back(op); });
     if (ops.empty())
       return;
-    if (candidates < -1 ||
-        (candidates > 0 && !llvm::isPowerOf2_64(uint64_t(candidates)))) {
+    int64_t capacity = candidates;
+    if (capacity < -1 ||
+        (capacity > 0 && !llvm::isPowerOf2_64(uint64_t(capacity)))) {
       module.emitError() << getArgument()
                          << ": candidates must be -1 (from the target), 0 "
                             "(no buffer) or a power of two, got "
-                         << candidates;
+                         << capacity;
       return signalPassFailure();
     }
     std::unique_ptr<TargetInfo> info;
-    if (candidates < 0) {
+    if (capacity < 0) {
       info = targetInfo(module);
       if (!info)
         return signalPassFailure();
     }
     for (TopKOp op : ops)
-      RadixSelectBuilder(op, info ? derivedCapacity(op, *info) : candidates)
+      RadixSelectBuilder(op, info ? derivedCapacity(op, *info) : capacity)
           .build();
   }
 

@@ -402,15 +402,17 @@ private:
     auto [eqPos, eqCount] = compact(eq);
     Value rank = arith::AddIOp::create(b, loc, eqPos, splat(seen, size));
     Value early = cmp(arith::CmpIPredicate::slt, rank, splat(take, size));
+    // Copied before the selection is placed, so that the ranks and (without
+    // `sorted`) the keys are dead by then.
+    if (fill)
+      appendCandidates(ch, rank, eq, seen,
+                       arith::SelectOp::create(b, loc, fill, eqCount, c(0)));
     Value tie = arith::AndIOp::create(
         b, loc, arith::AndIOp::create(b, loc, eq, early), splat(ties, size));
     Value sel = arith::OrIOp::create(b, loc, gt, tie);
     auto [selPos, selCount] = compact(sel);
     Value at = arith::AddIOp::create(b, loc, selPos, splat(written, size));
     put(ch, at, sel);
-    if (fill)
-      appendCandidates(ch, rank, eq, seen,
-                       arith::SelectOp::create(b, loc, fill, eqCount, c(0)));
     Value written1 = arith::AddIOp::create(b, loc, written, selCount);
     Value seen1 = arith::AddIOp::create(b, loc, seen, eqCount);
     scf::YieldOp::create(b, loc, ValueRange{written1, seen1});

@@ -265,16 +265,17 @@ private:
     int64_t size = sizeOf(pos);
     for (int64_t s = 0; s < cands.stages; ++s) {
       int64_t lo = s * cands.piece, hi = lo + cands.piece;
+      // Named one by one: the IR's order must not depend on the order in
+      // which C++ evaluates arguments.
+      Value startsBelow = cmp(arith::CmpIPredicate::slt, first, c(hi));
+      Value endsAbove = cmp(arith::CmpIPredicate::sgt, end, c(lo));
       Value reaches = arith::AndIOp::create(
-          b, loc, any,
-          arith::AndIOp::create(b, loc,
-                                cmp(arith::CmpIPredicate::slt, first, c(hi)),
-                                cmp(arith::CmpIPredicate::sgt, end, c(lo))));
+          b, loc, any, arith::AndIOp::create(b, loc, startsBelow, endsAbove));
       scf::IfOp::create(b, loc, reaches, [&](OpBuilder &, Location) {
+        Value fromLo = cmp(arith::CmpIPredicate::sge, pos, splat(c(lo), size));
+        Value belowHi = cmp(arith::CmpIPredicate::slt, pos, splat(c(hi), size));
         Value in = arith::AndIOp::create(
-            b, loc, cmp(arith::CmpIPredicate::sge, pos, splat(c(lo), size)),
-            cmp(arith::CmpIPredicate::slt, pos, splat(c(hi), size)));
-        in = arith::AndIOp::create(b, loc, in, mask);
+            b, loc, arith::AndIOp::create(b, loc, fromLo, belowHi), mask);
         Value at = arith::SubIOp::create(b, loc, pos, splat(c(lo), size));
         Value stage = c(s);
         scatter(stageOf(cands.keys, stage), ch.key, at, in);

@@ -212,12 +212,12 @@ def TileExpandRadixSelect : Pass<"tile-expand-radix-select", "::mlir::ModuleOp">
           } else {
             %wr:2 = scf.for %c = ... iter_args(%p = %written, %seen = %c0) -> (i32, i32) {
               %rank, %eqs = tile.prefix_count %eq : tensor<4096xi1> -> tensor<4096xi32>
+              scf.if %reaches {   // %fill and this chunk has bin elements
+                %o1 = tile.atomic_rmw xchg, %stage_keys[%rank], %key mask(%eq : tensor<4096xi1>) ...
+                %o2 = tile.atomic_rmw xchg, %stage_cols[%rank], %idx mask(%eq : tensor<4096xi1>) ...
+              }
               %at, %cnt = tile.prefix_count %sel : tensor<4096xi1> -> tensor<4096xi32>
               tile.store %idx, %out[%at64] mask(%sel : tensor<4096xi1>) ...
-              scf.if %reaches {
-                %o1 = tile.atomic_rmw xchg, %stage_keys[%rank], %key mask(%eq_fill : tensor<4096xi1>) ...
-                %o2 = tile.atomic_rmw xchg, %stage_cols[%rank], %idx mask(%eq_fill : tensor<4096xi1>) ...
-              }
             }
             scf.yield %wr#0 : i32
           }

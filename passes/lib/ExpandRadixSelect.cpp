@@ -256,8 +256,9 @@ private:
   }
 
   /// Puts a chunk's pairs `mask` at buffer positions `pos`, which lie in
-  /// [first, first + count): one scatter per piece that this range reaches
-  /// (none when count is 0).
+  /// [first, first + count) within the capacity: one scatter per piece that
+  /// this range reaches (none when count is 0). Bounds that cannot fail
+  /// (below the first piece, past the last) are not tested.
   void appendCandidates(const Chunk &ch, Value pos, Value mask, Value first,
                         Value count) {
     Value end = arith::AddIOp::create(b, loc, first, count);
@@ -265,18 +266,26 @@ private:
     int64_t size = sizeOf(pos);
     for (int64_t s = 0; s < cands.stages; ++s) {
       int64_t lo = s * cands.piece, hi = lo + cands.piece;
-      // Named one by one: the IR's order must not depend on the order in
-      // which C++ evaluates arguments.
-      Value startsBelow = cmp(arith::CmpIPredicate::slt, first, c(hi));
-      Value endsAbove = cmp(arith::CmpIPredicate::sgt, end, c(lo));
-      Value reaches = arith::AndIOp::create(
-          b, loc, any, arith::AndIOp::create(b, loc, startsBelow, endsAbove));
+      bool firstPiece = s == 0, lastPiece = s + 1 == cands.stages;
+      Value reaches = any;
+      if (!lastPiece)
+        reaches = arith::AndIOp::create(
+            b, loc, reaches, cmp(arith::CmpIPredicate::slt, first, c(hi)));
+      if (!firstPiece)
+        reaches = arith::AndIOp::create(
+            b, loc, reaches, cmp(arith::CmpIPredicate::sgt, end, c(lo)));
       scf::IfOp::create(b, loc, reaches, [&](OpBuilder &, Location) {
-        Value fromLo = cmp(arith::CmpIPredicate::sge, pos, splat(c(lo), size));
-        Value belowHi = cmp(arith::CmpIPredicate::slt, pos, splat(c(hi), size));
-        Value in = arith::AndIOp::create(
-            b, loc, arith::AndIOp::create(b, loc, fromLo, belowHi), mask);
-        Value at = arith::SubIOp::create(b, loc, pos, splat(c(lo), size));
+        Value in = mask, at = pos;
+        if (!firstPiece) {
+          Value loV = splat(c(lo), size);
+          in = arith::AndIOp::create(b, loc, in,
+                                     cmp(arith::CmpIPredicate::sge, pos, loV));
+          at = arith::SubIOp::create(b, loc, pos, loV);
+        }
+        if (!lastPiece)
+          in = arith::AndIOp::create(
+              b, loc, in,
+              cmp(arith::CmpIPredicate::slt, pos, splat(c(hi), size)));
         Value stage = c(s);
         scatter(stageOf(cands.keys, stage), ch.key, at, in);
         scatter(stageOf(cands.cols, stage), ch.idx, at, in);
@@ -307,29 +316,29 @@ private:
   }
 
   // ---- one digit -------------------------------------------------------
-  /// `buffered`: the candidates are the buffer's `count` pairs (those
-  /// whose key matches `prefix`), not the row's.
+  /// `count` >= 0: the candidates are the buffer's `count` pairs (those
+  /// whose key matches `prefix`), not the row's; -1 until it is filled (one
+  /// scalar for both keeps AMD's SGPRs from spilling).
   struct State {
     Value written, need, prefix, prefixMask; // i32
     Value done;                              // i1
-    Value buffered;                          // i1
     Value count;                             // i32
     SmallVector<Value> values() const {
-      return {written, need, prefix, prefixMask, done, buffered, count};
+      return {written, need, prefix, prefixMask, done, count};
     }
     static State of(ValueRange v) {
-      return {v[0], v[1], v[2], v[3], v[4], v[5], v[6]};
+      return {v[0], v[1], v[2], v[3], v[4], v[5]};
     }
   };
 
   /// `f(source)` for the state's source of candidates: the buffer when
-  /// `buffered`, else the row of `n` (an scf.if when there is a buffer).
+  /// filled, else the row of `n` (an scf.if when there is a buffer).
   Value fromSource(const State &s, Value n, Type result,
                    llvm::function_ref<Value(Source)> f) {
     if (!cands.stages)
       return f({false, n});
     auto sel = scf::IfOp::create(
-        b, loc, s.buffered,
+        b, loc, cmp(arith::CmpIPredicate::sge, s.count, c(0)),
         [&](OpBuilder &, Location) {
           scf::YieldOp::create(b, loc, f({true, s.count}));
         },
@@ -444,17 +453,15 @@ private:
     Value exact = cmp(arith::CmpIPredicate::eq, t.inBin, take);
     Value ties = arith::OrIOp::create(b, loc, last, exact);
     State next;
-    next.buffered = s.buffered;
     next.count = s.count;
     Value fill;
     if (cands.stages) {
       Value fits = cmp(arith::CmpIPredicate::sle, t.inBin,
                        c(cands.piece * cands.stages));
-      Value notYet = negate(s.buffered);
+      Value notYet = cmp(arith::CmpIPredicate::slt, s.count, c(0));
       Value going = negate(ties);
       fill = arith::AndIOp::create(
           b, loc, fits, arith::AndIOp::create(b, loc, notYet, going));
-      next.buffered = arith::OrIOp::create(b, loc, s.buffered, fill);
       next.count = arith::SelectOp::create(b, loc, fill, t.inBin, s.count);
     }
     next.written = fromSource(s, n, i32, [&](Source src) {
@@ -473,8 +480,7 @@ private:
   void select(Value n) {
     if (cands.stages)
       allocCandidates();
-    SmallVector<Value> init = {c(0),     c(k),     c(0), c(0),
-                               c(0, i1), c(0, i1), c(0)};
+    SmallVector<Value> init = {c(0), c(k), c(0), c(0), c(0, i1), c(-1)};
     auto loop =
         scf::ForOp::create(b, loc, c(0), c(std::size(kDigits)), c(1), init);
     OpBuilder::InsertionGuard g(b);

@@ -1,7 +1,7 @@
 // RUN: tessel-opt %s -tile-expand-radix-select=target=gfx942 | FileCheck %s
 // Checks the LDS candidate buffer of tile.topk on gfx942: two zeroed tiles
-// of 4096 i32 (keys, columns) allocated for long rows only, carried flags
-// saying whether the buffer holds the candidates and how many; per digit,
+// of 4096 i32 (keys, columns) allocated for long rows only, a carried count
+// of the pairs it holds (-1: not filled, the candidates are the row's); per digit,
 // the histogram and the write pass read the buffer's pieces (loop over the
 // ceiling of count / 4096, no global load) when it does and the row
 // otherwise; and the row's write pass scatters the threshold bin's keys
@@ -20,9 +20,11 @@
 // CHECK: %[[COLS:.+]] = tile.local_alloc : !tile.memdesc<1x4096xi32,
 // CHECK: %[[C0:.+]] = tile.memdesc_index %[[COLS]][%{{.+}}]
 // CHECK: tile.local_store %[[Z]], %[[C0]] : tensor<4096xi32>
-// CHECK: scf.for {{.+}} iter_args({{.+}}, %[[BUF:.+]] = %false{{.*}}, %[[COUNT:.+]] = %{{.+}}) -> (i32, i32, i32, i32, i1, i1, i32)
+// CHECK: %[[NONE:.+]] = arith.constant -1 : i32
+// CHECK: scf.for {{.+}} iter_args({{.+}}, %[[COUNT:.+]] = %[[NONE]]) -> (i32, i32, i32, i32, i1, i32)
 //
-// The histogram: from the buffer ...
+// The histogram: from the buffer once it holds pairs (count >= 0) ...
+// CHECK: %[[BUF:.+]] = arith.cmpi sge, %[[COUNT]], %c0{{.*}} : i32
 // CHECK: scf.if %[[BUF]] -> (tensor<2048xi32>) {
 // CHECK: %[[UP:.+]] = arith.addi %[[COUNT]], %c4095
 // CHECK: %[[PIECES:.+]] = arith.divui %[[UP]], %c4096
@@ -41,7 +43,8 @@
 // CHECK: tile.histogram
 //
 // The write pass: from the buffer ...
-// CHECK: scf.if %[[BUF]] -> (i32) {
+// CHECK: %[[BUF2:.+]] = arith.cmpi sge, %[[COUNT]], %c0{{.*}} : i32
+// CHECK: scf.if %[[BUF2]] -> (i32) {
 // CHECK: arith.addi %[[COUNT]], %c4095
 // CHECK: scf.for
 // CHECK-NOT: tile.load

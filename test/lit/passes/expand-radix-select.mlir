@@ -15,7 +15,7 @@
 // CHECK: arith.select %{{.+}}, %{{.+}}, %{{.+}} : tensor<1024xi1>, tensor<1024xi32>
 // CHECK: tile.store
 // CHECK: } else {
-// CHECK: scf.for {{.+}} -> (i32, i32, i32, i32, i1, i1, i32) : i32 {
+// CHECK: scf.for {{.+}} -> (i32, i32, i32, i32, i1, i32) : i32 {
 // CHECK: scf.for {{.+}} -> (tensor<2048xi32>) : i32 {
 // CHECK: tile.load %{{.+}} mask(%{{.+}} : tensor<1024xi1>) : !tile.ptr<f32>, tensor<1024xi64> -> tensor<1024xf32>
 // CHECK: arith.bitcast %{{.+}} : tensor<1024xf32> to tensor<1024xi32>

@@ -179,10 +179,11 @@ def TileExpandRadixSelect : Pass<"tile-expand-radix-select", "::mlir::ModuleOp">
       %ckeys = tile.local_alloc : !tile.memdesc<1x4096xi32, #shared>
       %ccols = tile.local_alloc : !tile.memdesc<1x4096xi32, #shared>
       ... each stage zeroed by tile.local_store ...
-      %r:7 = scf.for %d = %c0 to %c3 step %c1 iter_args(%written = %c0,
+      %r:6 = scf.for %d = %c0 to %c3 step %c1 iter_args(%written = %c0,
           %need = %c2048, %prefix = %c0, %pmask = %c0, %done = %false,
-          %buffered = %false, %count = %c0) -> ... {
-        %s:7 = scf.if %done -> ... { scf.yield ... } else {
+          %count = %c-1) -> ... {   // %count: pairs in the buffer, -1: none
+        %s:6 = scf.if %done -> ... { scf.yield ... } else {
+          %buffered = arith.cmpi sge, %count, %c0 : i32
           %h = scf.if %buffered -> (tensor<2048xi32>) {
             %hb = scf.for %c = %c0 to %pieces ... {
               %stage = tile.memdesc_index %ckeys[%c] : ... -> !tile.memdesc<4096xi32, #shared>
@@ -206,7 +207,8 @@ def TileExpandRadixSelect : Pass<"tile-expand-radix-select", "::mlir::ModuleOp">
           %bin = tile.reduce max %first_reaching, 0 : tensor<2048xi32> -> i32
           ...
           %fits = arith.cmpi sle, %in_bin, %c4096 : i32
-          %fill = ... %fits and not %buffered and not (%exact or %last) ...
+          %fill = ... %fits and %count < 0 and not (%exact or %last) ...
+          %count1 = arith.select %fill, %in_bin, %count : i32
           %w = scf.if %buffered -> (i32) {
             ... the write pass over the buffer's pieces ...
           } else {
@@ -221,10 +223,9 @@ def TileExpandRadixSelect : Pass<"tile-expand-radix-select", "::mlir::ModuleOp">
             }
             scf.yield %wr#0 : i32
           }
-          scf.yield %w, %take, %prefix1, %pmask1, %exact_or_last,
-              %buffered_or_fill, %count1 ...
+          scf.yield %w, %take, %prefix1, %pmask1, %exact_or_last, %count1 ...
         }
-        scf.yield %s#0, ..., %s#6 ...
+        scf.yield %s#0, ..., %s#5 ...
       }
     }
     ```

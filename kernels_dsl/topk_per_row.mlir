@@ -9,6 +9,12 @@
 // tile-expand-radix-select); a row with len_r <= k holds 0..len_r-1 and
 // then -1. Ties go to the smaller column (stable), NaN ranks above +inf,
 // -0.0 equals +0.0; the order inside a row is unspecified unless `sorted`.
+// The row is read from global memory twice (the first digit's histogram
+// and write pass) when the first threshold bin fits the expansion's LDS
+// candidate buffer (4096 pairs on gfx942, gfx950 and sm_90; 2048 on sm_90
+// with `sorted`, whose k pairs also live in shared memory): the later
+// digits read the buffer. A larger bin makes the next digit read the row
+// again.
 //
 // Knobs: `k` (512, 1024, 2048), the row of indices; `num_waves`, the
 // workgroup, which holds 256 elements per wave of a row per step (4 per

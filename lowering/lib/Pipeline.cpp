@@ -41,7 +41,8 @@ void tessel::printSimt(ModuleOp module, llvm::raw_ostream &os) {
 
 void tessel::buildTileToSimtPipeline(OpPassManager &pm,
                                      const TargetInfo &target,
-                                     const KnobBindings &knobs) {
+                                     const KnobBindings &knobs,
+                                     const TileToSimtOptions &options) {
   TileSpecializeKnobsOptions knobOptions;
   for (const auto &[name, value] : knobs)
     knobOptions.knobs.push_back(name + "=" + std::to_string(value));
@@ -49,7 +50,10 @@ void tessel::buildTileToSimtPipeline(OpPassManager &pm,
   pm.addPass(createTileSpecializeKnobs(knobOptions));
   pm.addPass(createCanonicalizerPass());
   pm.addPass(createCSEPass());
-  pm.addPass(createTileExpandRadixSelect());
+  TileExpandRadixSelectOptions radixOptions;
+  radixOptions.target = target.name().str();
+  radixOptions.candidates = options.topkCandidates;
+  pm.addPass(createTileExpandRadixSelect(radixOptions));
   pm.addPass(createCanonicalizerPass());
   // After the knob-guarded choice of the K load has folded away.
   pm.addPass(createTilePreshuffleKV());
@@ -62,9 +66,10 @@ void tessel::buildTileToSimtPipeline(OpPassManager &pm,
 }
 
 LogicalResult tessel::lowerTileToSimt(ModuleOp module, const TargetInfo &target,
-                                      const KnobBindings &knobs) {
+                                      const KnobBindings &knobs,
+                                      const TileToSimtOptions &options) {
   PassManager pm(module->getContext());
-  buildTileToSimtPipeline(pm, target, knobs);
+  buildTileToSimtPipeline(pm, target, knobs, options);
   return pm.run(module);
 }
 

@@ -2211,6 +2211,23 @@ struct HistogramPattern : public TilePattern<HistogramOp> {
 
     Type keyType = op.getKeys().getType().getElementType();
     Value limit = arith::ConstantIntOp::create(rewriter, loc, keyType, bins);
+    // Keys that lanes or waves hold as copies (a tensor smaller than the
+    // workgroup) are counted by one copy only: the lanes and waves whose
+    // copy bits are all zero.
+    Value owner;
+    auto addOwner = [&](Value id, int64_t copyBits) {
+      if (!copyBits)
+        return;
+      Value bits = arith::AndIOp::create(rewriter, loc, id,
+                                         i32Const(rewriter, loc, copyBits));
+      Value first =
+          arith::CmpIOp::create(rewriter, loc, arith::CmpIPredicate::eq, bits,
+                                i32Const(rewriter, loc, 0));
+      owner =
+          owner ? arith::AndIOp::create(rewriter, loc, owner, first) : first;
+    };
+    addOwner(ks.lane, keys->getLaneBroadcastMask());
+    addOwner(ks.wave, keys->getWaveBroadcastMask());
     for (int64_t s = 0; s < keys->getNumElems(); ++s) {
       Value key =
           vector::ExtractOp::create(rewriter, loc, adaptor.getKeys(), s);
@@ -2221,6 +2238,8 @@ struct HistogramPattern : public TilePattern<HistogramOp> {
         valid = arith::AndIOp::create(
             rewriter, loc, valid,
             vector::ExtractOp::create(rewriter, loc, adaptor.getMask(), s));
+      if (owner)
+        valid = arith::AndIOp::create(rewriter, loc, valid, owner);
       // In range, so the bin fits i32; out-of-range keys are never used.
       Value bin = key;
       if (keyType.getIntOrFloatBitWidth() > 32)

@@ -4,17 +4,23 @@
 // (see the pass description in Passes.td): per digit, a histogram of the
 // candidates, a suffix scan that finds the threshold bin, and one pass that
 // writes out the elements above it; the threshold bin's elements are the
-// candidates of the next digit. With `sorted`, the selected (key, column)
-// pairs go to LDS instead and a stable LSD radix sort of one bit per pass
-// orders them before the row is written.
+// candidates of the next digit. The first threshold bin that fits the LDS
+// candidate buffer is copied there, in column order, and the later digits
+// read the buffer instead of the row. With `sorted`, the selected (key,
+// column) pairs go to LDS instead and a stable LSD radix sort of one bit per
+// pass orders them before the row is written.
 //
 //===----------------------------------------------------------------------===//
 
 #include "tessel/Passes/Passes.h"
 
+#include "tessel/Lowering/ModuleTarget.h"
+#include "tessel/Lowering/TargetInfo.h"
+
 #include "mlir/Dialect/Arith/IR/Arith.h"
 #include "mlir/Dialect/SCF/IR/SCF.h"
 #include "mlir/IR/Builders.h"
+#include "llvm/Support/MathExtras.h"
 
 namespace tessel {
 #define GEN_PASS_DEF_TILEEXPANDRADIXSELECT
@@ -37,15 +43,47 @@ struct Digit {
 };
 constexpr Digit kDigits[] = {{21, 0x7ff}, {10, 0x7ff}, {0, 0x3ff}};
 
+/// The most (key, column) pairs a target-derived candidate buffer holds
+/// (32 KiB). A normally distributed row of 128k values has about 2k
+/// elements in the first digit's threshold bin at k = 2048 (a quarter
+/// octave near the 98th percentile), so this covers the rows the indexer
+/// sees while leaving LDS for occupancy.
+constexpr int64_t kMaxCandidates = 4096;
+
+/// LDS kept back from the candidate buffer for the expansion's other
+/// buffers: the histogram's bins (8 KiB) and the scratch of the scans,
+/// reductions and prefix counts (under 1 KiB today), with room to spare.
+constexpr int64_t kReservedLdsBytes = 16 * 1024;
+
+/// The candidate buffer's capacity for `op` on `target`: the largest power
+/// of two of pairs, at most kMaxCandidates, whose two i32 buffers fit the
+/// target's LDS beside kReservedLdsBytes and, with `sorted`, the k-pair
+/// buffers of the sort; 0 (no buffer) when that leaves no room.
+int64_t derivedCapacity(TopKOp op, const TargetInfo &target) {
+  int64_t budget = int64_t(target.ldsBytesPerWorkgroup()) - kReservedLdsBytes;
+  if (op.getSorted())
+    budget -= 2 * 4 * int64_t(op.getK());
+  int64_t pairs = budget / 8;
+  if (pairs <= 0)
+    return 0;
+  return std::min<int64_t>(kMaxCandidates, llvm::bit_floor(uint64_t(pairs)));
+}
+
 /// Builds the expansion of one tile.topk. Scalars are i32 unless named
 /// otherwise; tensors are 1-D of `chunk` elements or of kBins bins.
+/// `capacity` (a power of two, or 0 for none) is the size of the candidate
+/// buffer in (key, column) pairs.
 class RadixSelectBuilder {
 public:
-  RadixSelectBuilder(TopKOp op)
+  RadixSelectBuilder(TopKOp op, int64_t capacity)
       : op(op), b(op), loc(op.getLoc()), chunk(op.getChunk()), k(op.getK()) {
     i1 = b.getI1Type();
     i32 = b.getI32Type();
     i64 = b.getI64Type();
+    if (capacity > 0) {
+      cands.piece = std::min(chunk, capacity);
+      cands.stages = capacity / cands.piece;
+    }
   }
 
   void build() {
@@ -76,8 +114,12 @@ private:
   Value cmp(arith::CmpIPredicate p, Value x, Value y) {
     return arith::CmpIOp::create(b, loc, p, x, y);
   }
+  Value negate(Value flag) {
+    Value yes = arith::ConstantOp::create(b, loc, b.getBoolAttr(true));
+    return arith::XOrIOp::create(b, loc, flag, yes);
+  }
   Value sum(Value t) {
-    return ReduceOp::create(b, loc, i32, CombineKind::add, t, 0);
+    return ReduceOp::create(b, loc, i32, tile::CombineKind::add, t, 0);
   }
   /// Exclusive positions of `mask`'s true elements among them, and their
   /// count (ballot prefix counts, not a scan).
@@ -86,7 +128,8 @@ private:
     return {pc.getPositions(), pc.getTotal()};
   }
   Value suffixScan(Value t) {
-    auto kind = CombineKindAttr::get(b.getContext(), CombineKind::add);
+    auto kind =
+        tile::CombineKindAttr::get(b.getContext(), tile::CombineKind::add);
     return ScanOp::create(b, loc, t.getType(), kind, t, b.getI32IntegerAttr(0),
                           nullptr, b.getUnitAttr());
   }
@@ -103,9 +146,14 @@ private:
     StoreOp::create(b, loc, v, op.getDst(), offsets(op.getDstOffset(), at),
                     mask, nullptr);
   }
-  Value ceilChunks(Value n) {
-    Value up = arith::AddIOp::create(b, loc, n, c(chunk - 1));
-    return arith::DivUIOp::create(b, loc, up, c(chunk));
+  Value ceilDiv(Value n, int64_t d) {
+    Value up = arith::AddIOp::create(b, loc, n, c(d - 1));
+    return arith::DivUIOp::create(b, loc, up, c(d));
+  }
+  MemDescType shared1d(ArrayRef<int64_t> shape) {
+    return MemDescType::get(
+        b.getContext(), shape, i32,
+        SharedLayoutAttr::get(b.getContext(), 1, 1, 1, ArrayRef<unsigned>{0u}));
   }
 
   // ---- rows with n <= k: 0..n-1, then -1 ----------------------------
@@ -163,32 +211,154 @@ private:
   };
   DigitView viewDigit(const Chunk &ch, Value prefix, Value prefixMask,
                       Value shift, Value mask) {
+    int64_t size = sizeOf(ch.key);
     Value fixed =
-        arith::AndIOp::create(b, loc, ch.key, splat(prefixMask, chunk));
-    Value match = cmp(arith::CmpIPredicate::eq, fixed, splat(prefix, chunk));
+        arith::AndIOp::create(b, loc, ch.key, splat(prefixMask, size));
+    Value match = cmp(arith::CmpIPredicate::eq, fixed, splat(prefix, size));
     DigitView v;
     v.candidate = arith::AndIOp::create(b, loc, ch.inRow, match);
-    Value d = arith::ShRUIOp::create(b, loc, ch.key, splat(shift, chunk));
-    v.digit = arith::AndIOp::create(b, loc, d, splat(mask, chunk));
+    Value d = arith::ShRUIOp::create(b, loc, ch.key, splat(shift, size));
+    v.digit = arith::AndIOp::create(b, loc, d, splat(mask, size));
     return v;
   }
 
+  // ---- the LDS candidate buffer ------------------------------------------
+  /// Allocates the buffer's two tiles (keys, columns) as `stages` pieces of
+  /// `piece` pairs, zeroed: the scatters that fill them read the old words,
+  /// and a piece is read whole even where it holds fewer pairs.
+  void allocCandidates() {
+    MemDescType type = shared1d({cands.stages, cands.piece});
+    Value zeros = arith::ConstantOp::create(
+        b, loc,
+        DenseElementsAttr::get(vec(cands.piece, i32), b.getI32IntegerAttr(0)));
+    for (Value *buf : {&cands.keys, &cands.cols}) {
+      *buf = LocalAllocOp::create(b, loc, type, Value());
+      for (int64_t s = 0; s < cands.stages; ++s)
+        LocalStoreOp::create(b, loc, zeros, stageOf(*buf, c(s)));
+    }
+  }
+  Value stageOf(Value buf, Value s) {
+    auto type = cast<MemDescType>(buf.getType()).getStageType();
+    return MemDescIndexOp::create(b, loc, type, buf, s);
+  }
+
+  /// Piece `i` of the buffer, which holds `count` pairs.
+  Chunk loadCandidates(Value i, Value count) {
+    Type t = vec(cands.piece, i32);
+    Chunk ch;
+    ch.key = LocalLoadOp::create(b, loc, t, stageOf(cands.keys, i));
+    ch.idx = LocalLoadOp::create(b, loc, t, stageOf(cands.cols, i));
+    Value first = arith::MulIOp::create(b, loc, i, c(cands.piece));
+    Value pos = arith::AddIOp::create(b, loc, range(cands.piece),
+                                      splat(first, cands.piece));
+    ch.inRow = cmp(arith::CmpIPredicate::slt, pos, splat(count, cands.piece));
+    return ch;
+  }
+
+  /// Puts a chunk's pairs `mask` at buffer positions `pos`, which lie in
+  /// [first, first + count) within the capacity: one scatter per piece that
+  /// this range reaches (none when count is 0). Bounds that cannot fail
+  /// (below the first piece, past the last) are not tested.
+  void appendCandidates(const Chunk &ch, Value pos, Value mask, Value first,
+                        Value count) {
+    Value end = arith::AddIOp::create(b, loc, first, count);
+    Value any = cmp(arith::CmpIPredicate::sgt, count, c(0));
+    int64_t size = sizeOf(pos);
+    for (int64_t s = 0; s < cands.stages; ++s) {
+      int64_t lo = s * cands.piece, hi = lo + cands.piece;
+      bool firstPiece = s == 0, lastPiece = s + 1 == cands.stages;
+      Value reaches = any;
+      if (!lastPiece)
+        reaches = arith::AndIOp::create(
+            b, loc, reaches, cmp(arith::CmpIPredicate::slt, first, c(hi)));
+      if (!firstPiece)
+        reaches = arith::AndIOp::create(
+            b, loc, reaches, cmp(arith::CmpIPredicate::sgt, end, c(lo)));
+      scf::IfOp::create(b, loc, reaches, [&](OpBuilder &, Location) {
+        Value in = mask, at = pos;
+        if (!firstPiece) {
+          Value loV = splat(c(lo), size);
+          in = arith::AndIOp::create(b, loc, in,
+                                     cmp(arith::CmpIPredicate::sge, pos, loV));
+          at = arith::SubIOp::create(b, loc, pos, loV);
+        }
+        if (!lastPiece)
+          in = arith::AndIOp::create(
+              b, loc, in,
+              cmp(arith::CmpIPredicate::slt, pos, splat(c(hi), size)));
+        Value stage = c(s);
+        scatter(stageOf(cands.keys, stage), ch.key, at, in);
+        scatter(stageOf(cands.cols, stage), ch.idx, at, in);
+        scf::YieldOp::create(b, loc);
+      });
+    }
+  }
+
+  /// Element i of `v` to position `at[i]` of the 1-D tile `buf` where `mask`
+  /// holds (tile.atomic_rmw xchg, between workgroup barriers).
+  void scatter(Value buf, Value v, Value at, Value mask) {
+    AtomicRMWOp::create(b, loc, v.getType(), AtomicKind::xchg, buf, at, v, mask,
+                        MemScope::workgroup);
+  }
+
+  /// Where a digit reads its candidates: the row (`bound` = n elements, in
+  /// chunks) or the candidate buffer (`bound` = its count of pairs, in
+  /// pieces).
+  struct Source {
+    bool buffer;
+    Value bound;
+  };
+  Value trips(Source src) {
+    return ceilDiv(src.bound, src.buffer ? cands.piece : chunk);
+  }
+  Chunk loadPiece(Source src, Value i) {
+    return src.buffer ? loadCandidates(i, src.bound) : loadChunk(i, src.bound);
+  }
+
   // ---- one digit -------------------------------------------------------
+  /// `count` >= 0: the candidates are the buffer's `count` pairs (those
+  /// whose key matches `prefix`), not the row's; -1 until it is filled (one
+  /// scalar for both keeps AMD's SGPRs from spilling).
   struct State {
     Value written, need, prefix, prefixMask; // i32
     Value done;                              // i1
+    Value count;                             // i32
+    SmallVector<Value> values() const {
+      return {written, need, prefix, prefixMask, done, count};
+    }
+    static State of(ValueRange v) {
+      return {v[0], v[1], v[2], v[3], v[4], v[5]};
+    }
   };
 
-  /// Histogram of the candidates' digits over the whole row.
-  Value histogram(Value n, const State &s, Value shift, Value mask) {
+  /// `f(source)` for the state's source of candidates: the buffer when
+  /// filled, else the row of `n` (an scf.if when there is a buffer).
+  Value fromSource(const State &s, Value n, Type result,
+                   llvm::function_ref<Value(Source)> f) {
+    if (!cands.stages)
+      return f({false, n});
+    auto sel = scf::IfOp::create(
+        b, loc, cmp(arith::CmpIPredicate::sge, s.count, c(0)),
+        [&](OpBuilder &, Location) {
+          scf::YieldOp::create(b, loc, f({true, s.count}));
+        },
+        [&](OpBuilder &, Location) {
+          scf::YieldOp::create(b, loc, f({false, n}));
+        });
+    assert(sel.getResult(0).getType() == result);
+    return sel.getResult(0);
+  }
+
+  /// Histogram of the candidates' digits over the source.
+  Value histogram(Source src, const State &s, Value shift, Value mask) {
     Value zero = arith::ConstantOp::create(
         b, loc,
         DenseElementsAttr::get(vec(kBins, i32), b.getI32IntegerAttr(0)));
     auto loop =
-        scf::ForOp::create(b, loc, c(0), ceilChunks(n), c(1), ValueRange{zero});
+        scf::ForOp::create(b, loc, c(0), trips(src), c(1), ValueRange{zero});
     OpBuilder::InsertionGuard g(b);
     b.setInsertionPointToStart(loop.getBody());
-    Chunk ch = loadChunk(loop.getInductionVar(), n);
+    Chunk ch = loadPiece(src, loop.getInductionVar());
     DigitView dv = viewDigit(ch, s.prefix, s.prefixMask, shift, mask);
     Value h =
         HistogramOp::create(b, loc, vec(kBins, i32), dv.digit, dv.candidate);
@@ -210,7 +380,7 @@ private:
     Value cand =
         arith::SelectOp::create(b, loc, reaches, bins, splat(c(-1), kBins));
     Threshold t;
-    t.bin = ReduceOp::create(b, loc, i32, CombineKind::max, cand, 0);
+    t.bin = ReduceOp::create(b, loc, i32, tile::CombineKind::max, cand, 0);
     Value isT = cmp(arith::CmpIPredicate::eq, bins, splat(t.bin, kBins));
     Value zero = splat(c(0), kBins);
     Value aboveT = arith::SubIOp::create(b, loc, suffix, hist);
@@ -221,29 +391,37 @@ private:
 
   /// Writes the candidates above the threshold bin and, with `ties`, the
   /// first `take` of the bin's (in index order) at consecutive positions
-  /// after `written`. Returns the new count written.
-  Value emit(Value n, const State &s, Value shift, Value mask,
-             const Threshold &t, Value take, Value ties) {
-    auto loop = scf::ForOp::create(b, loc, c(0), ceilChunks(n), c(1),
+  /// after `written`. With `fill` (i1, reading the row), also copies every
+  /// element of the bin to the candidate buffer, in index order. Returns the
+  /// new count written.
+  Value emit(Source src, const State &s, Value shift, Value mask,
+             const Threshold &t, Value take, Value ties, Value fill) {
+    auto loop = scf::ForOp::create(b, loc, c(0), trips(src), c(1),
                                    ValueRange{s.written, c(0)});
     OpBuilder::InsertionGuard g(b);
     b.setInsertionPointToStart(loop.getBody());
     Value written = loop.getRegionIterArg(0), seen = loop.getRegionIterArg(1);
-    Chunk ch = loadChunk(loop.getInductionVar(), n);
+    Chunk ch = loadPiece(src, loop.getInductionVar());
+    int64_t size = sizeOf(ch.key);
     DigitView dv = viewDigit(ch, s.prefix, s.prefixMask, shift, mask);
-    Value binV = splat(t.bin, chunk);
+    Value binV = splat(t.bin, size);
     Value gt = arith::AndIOp::create(
         b, loc, dv.candidate, cmp(arith::CmpIPredicate::sgt, dv.digit, binV));
     Value eq = arith::AndIOp::create(
         b, loc, dv.candidate, cmp(arith::CmpIPredicate::eq, dv.digit, binV));
     auto [eqPos, eqCount] = compact(eq);
-    Value rank = arith::AddIOp::create(b, loc, eqPos, splat(seen, chunk));
-    Value early = cmp(arith::CmpIPredicate::slt, rank, splat(take, chunk));
+    Value rank = arith::AddIOp::create(b, loc, eqPos, splat(seen, size));
+    Value early = cmp(arith::CmpIPredicate::slt, rank, splat(take, size));
+    // Copied before the selection is placed, so that the ranks and (without
+    // `sorted`) the keys are dead by then.
+    if (fill)
+      appendCandidates(ch, rank, eq, seen,
+                       arith::SelectOp::create(b, loc, fill, eqCount, c(0)));
     Value tie = arith::AndIOp::create(
-        b, loc, arith::AndIOp::create(b, loc, eq, early), splat(ties, chunk));
+        b, loc, arith::AndIOp::create(b, loc, eq, early), splat(ties, size));
     Value sel = arith::OrIOp::create(b, loc, gt, tie);
     auto [selPos, selCount] = compact(sel);
-    Value at = arith::AddIOp::create(b, loc, selPos, splat(written, chunk));
+    Value at = arith::AddIOp::create(b, loc, selPos, splat(written, size));
     put(ch, at, sel);
     Value written1 = arith::AddIOp::create(b, loc, written, selCount);
     Value seen1 = arith::AddIOp::create(b, loc, seen, eqCount);
@@ -251,10 +429,13 @@ private:
     return loop.getResult(0);
   }
 
-  /// One digit: histogram, threshold, emission. The threshold bin's
-  /// elements are all taken when they are exactly the ones still needed
-  /// (early exit) or, at the last digit, where they are equal keys, the
-  /// first ones by index (the stable rule).
+  /// One digit: histogram, threshold, emission, from the buffer once it is
+  /// filled, else from the row. The threshold bin's elements are all taken
+  /// when they are exactly the ones still needed (early exit) or, at the
+  /// last digit, where they are equal keys, the first ones by index (the
+  /// stable rule). Otherwise they are the next digit's candidates, and the
+  /// emission from the row copies them to the buffer when they fit; when
+  /// they do not, the next digit reads the row again.
   State digitStep(Value n, const State &s, Value d) {
     Value last = cmp(arith::CmpIPredicate::eq, d, c(2));
     Value first = cmp(arith::CmpIPredicate::eq, d, c(0));
@@ -264,13 +445,29 @@ private:
                                 c(kDigits[1].shift)));
     Value mask = arith::SelectOp::create(b, loc, last, c(kDigits[2].mask),
                                          c(kDigits[0].mask));
-    Value hist = histogram(n, s, shift, mask);
+    Value hist = fromSource(s, n, vec(kBins, i32), [&](Source src) {
+      return histogram(src, s, shift, mask);
+    });
     Threshold t = threshold(hist, s.need);
     Value take = arith::SubIOp::create(b, loc, s.need, t.above);
     Value exact = cmp(arith::CmpIPredicate::eq, t.inBin, take);
     Value ties = arith::OrIOp::create(b, loc, last, exact);
     State next;
-    next.written = emit(n, s, shift, mask, t, take, ties);
+    next.count = s.count;
+    Value fill;
+    if (cands.stages) {
+      Value fits = cmp(arith::CmpIPredicate::sle, t.inBin,
+                       c(cands.piece * cands.stages));
+      Value notYet = cmp(arith::CmpIPredicate::slt, s.count, c(0));
+      Value going = negate(ties);
+      fill = arith::AndIOp::create(
+          b, loc, fits, arith::AndIOp::create(b, loc, notYet, going));
+      next.count = arith::SelectOp::create(b, loc, fill, t.inBin, s.count);
+    }
+    next.written = fromSource(s, n, i32, [&](Source src) {
+      return emit(src, s, shift, mask, t, take, ties,
+                  src.buffer ? Value() : fill);
+    });
     next.need = take;
     next.prefix = arith::OrIOp::create(
         b, loc, s.prefix, arith::ShLIOp::create(b, loc, t.bin, shift));
@@ -281,21 +478,21 @@ private:
   }
 
   void select(Value n) {
-    SmallVector<Value> init = {c(0), c(k), c(0), c(0), c(0, i1)};
+    if (cands.stages)
+      allocCandidates();
+    SmallVector<Value> init = {c(0), c(k), c(0), c(0), c(0, i1), c(-1)};
     auto loop =
         scf::ForOp::create(b, loc, c(0), c(std::size(kDigits)), c(1), init);
     OpBuilder::InsertionGuard g(b);
     b.setInsertionPointToStart(loop.getBody());
     auto args = loop.getRegionIterArgs();
-    State s{args[0], args[1], args[2], args[3], args[4]};
+    State s = State::of(args);
     auto step = scf::IfOp::create(
         b, loc, s.done,
         [&](OpBuilder &, Location) { scf::YieldOp::create(b, loc, args); },
         [&](OpBuilder &, Location) {
           State t = digitStep(n, s, loop.getInductionVar());
-          scf::YieldOp::create(
-              b, loc,
-              ValueRange{t.written, t.need, t.prefix, t.prefixMask, t.done});
+          scf::YieldOp::create(b, loc, t.values());
         });
     scf::YieldOp::create(b, loc, step.getResults());
   }
@@ -317,9 +514,7 @@ private:
   /// The row's k (key, column) pairs, from the short-row rule or from the
   /// selection (through the LDS pair buffers), sorted, then written.
   void buildSorted(Value n, Value small) {
-    MemDescType pairType = MemDescType::get(
-        b.getContext(), {k}, i32,
-        SharedLayoutAttr::get(b.getContext(), 1, 1, 1, ArrayRef<unsigned>{0u}));
+    MemDescType pairType = shared1d({k});
     // Initialized, because the exchanges that fill them read the old words.
     Value zeros = arith::ConstantOp::create(
         b, loc, DenseElementsAttr::get(vec(k, i32), b.getI32IntegerAttr(0)));
@@ -352,12 +547,8 @@ private:
   /// LDS scatters: element i of `keys` and `idx` to position `at[i]`
   /// (tile.atomic_rmw xchg on the buffers, between workgroup barriers).
   void scatterPairs(Value keys, Value idx, Value at, Value mask) {
-    auto xchg = [&](Value buf, Value v) {
-      AtomicRMWOp::create(b, loc, v.getType(), AtomicKind::xchg, buf, at, v,
-                          mask, MemScope::workgroup);
-    };
-    xchg(pairs.keys, keys);
-    xchg(pairs.idx, idx);
+    scatter(pairs.keys, keys, at, mask);
+    scatter(pairs.idx, idx, at, mask);
   }
 
   // ---- sorted output ---------------------------------------------------
@@ -424,6 +615,12 @@ private:
   struct {
     Value keys, idx;
   } pairs;
+  /// The LDS candidate buffer (stages == 0: none): keys and columns, each
+  /// !tile.memdesc<stages x piece x i32>, filled in column order.
+  struct {
+    Value keys, cols;
+    int64_t piece = 0, stages = 0;
+  } cands;
   OpBuilder b;
   Location loc;
   int64_t chunk, k;
@@ -432,11 +629,50 @@ private:
 
 struct ExpandRadixSelectPass
     : public tessel::impl::TileExpandRadixSelectBase<ExpandRadixSelectPass> {
+  using Base::Base;
+
   void runOnOperation() override {
+    ModuleOp module = getOperation();
     SmallVector<TopKOp> ops;
-    getOperation().walk([&](TopKOp op) { ops.push_back(op); });
+    module.walk([&](TopKOp op) { ops.push_back(op); });
+    if (ops.empty())
+      return;
+    int64_t capacity = candidates;
+    if (capacity < -1 ||
+        (capacity > 0 && !llvm::isPowerOf2_64(uint64_t(capacity)))) {
+      module.emitError() << getArgument()
+                         << ": candidates must be -1 (from the target), 0 "
+                            "(no buffer) or a power of two, got "
+                         << capacity;
+      return signalPassFailure();
+    }
+    std::unique_ptr<TargetInfo> info;
+    if (capacity < 0) {
+      info = targetInfo(module);
+      if (!info)
+        return signalPassFailure();
+    }
     for (TopKOp op : ops)
-      RadixSelectBuilder(op).build();
+      RadixSelectBuilder(op, info ? derivedCapacity(op, *info) : capacity)
+          .build();
+  }
+
+  /// The target that sizes the buffer: the option, else the module's.
+  std::unique_ptr<TargetInfo> targetInfo(ModuleOp module) {
+    std::string name = target;
+    if (name.empty()) {
+      auto recorded = module->getAttrOfType<StringAttr>(kModuleTargetAttrName);
+      if (!recorded) {
+        module.emitError()
+            << getArgument()
+            << ": sizing the candidate buffer needs a target (the `target` "
+               "option or the module's '"
+            << kModuleTargetAttrName << "') or an explicit `candidates`";
+        return nullptr;
+      }
+      name = recorded.getValue().str();
+    }
+    return claimModuleTarget(module, name, getArgument());
   }
 };
 

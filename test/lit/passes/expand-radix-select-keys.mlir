@@ -1,4 +1,4 @@
-// RUN: tessel-opt %s -tile-expand-radix-select | FileCheck %s
+// RUN: tessel-opt %s -tile-expand-radix-select=candidates=0 | FileCheck %s
 // Checks the order-preserving keys: NaNs lose their sign (magnitude above
 // 0x7f800000 selects the magnitude), -0.0 (0x80000000) becomes 0, and
 // negative bit patterns are inverted while the others get the top bit.

@@ -1,4 +1,4 @@
-// RUN: tessel-opt %s -tile-expand-radix-select | FileCheck %s
+// RUN: tessel-opt %s -tile-expand-radix-select=candidates=0 | FileCheck %s
 // Checks a sorted tile.topk's short rows (n <= k): the k pairs that feed
 // the sort are the keys of columns 0..k-1 read where the column is below
 // n, and beyond n key 0 (below every value's key) with column -1, so the

@@ -1,4 +1,4 @@
-// RUN: tessel-opt %s -tile-expand-radix-select | FileCheck %s
+// RUN: tessel-opt %s -tile-expand-radix-select=candidates=0 | FileCheck %s
 // Checks that a sorted tile.topk sorts in shared memory in the same
 // program: two zeroed LDS tiles of k pairs (keys, columns), filled by the
 // selection's emission through LDS scatters (atomic xchg) instead of

@@ -23,7 +23,8 @@ std::unique_ptr<MLIRContext> tessel::test::makeTesselContext() {
 
 OwningOpRef<ModuleOp> tessel::test::lowerTileForTest(
     MLIRContext &ctx, const std::string &src, const std::string &name,
-    const std::string &target, const KnobBindings &knobs) {
+    const std::string &target, const KnobBindings &knobs,
+    const TileToSimtOptions &options) {
   std::string diag;
   llvm::raw_string_ostream os(diag);
   ScopedDiagnosticHandler handler(&ctx, [&](Diagnostic &d) {
@@ -47,7 +48,7 @@ OwningOpRef<ModuleOp> tessel::test::lowerTileForTest(
     ADD_FAILURE() << "no target " << target;
     return nullptr;
   }
-  if (failed(lowerTileToSimt(*module, *info, knobs))) {
+  if (failed(lowerTileToSimt(*module, *info, knobs, options))) {
     ADD_FAILURE() << "lowering of " << name << " for " << target
                   << " failed: " << diag;
     return nullptr;

@@ -23,13 +23,14 @@ namespace tessel::test {
 std::unique_ptr<mlir::MLIRContext> makeTesselContext();
 
 /// Parses tile IR `src` (named `name` in locations) in `ctx` and lowers it
-/// to SIMT IR for `target` with `knobs`. On any failure adds a test failure
-/// naming the step and the diagnostics, and returns null.
-mlir::OwningOpRef<mlir::ModuleOp> lowerTileForTest(mlir::MLIRContext &ctx,
-                                                   const std::string &src,
-                                                   const std::string &name,
-                                                   const std::string &target,
-                                                   const KnobBindings &knobs);
+/// to SIMT IR for `target` with `knobs` (and pipeline `options`). On any
+/// failure adds a test failure naming the step and the diagnostics, and
+/// returns null.
+mlir::OwningOpRef<mlir::ModuleOp>
+lowerTileForTest(mlir::MLIRContext &ctx, const std::string &src,
+                 const std::string &name, const std::string &target,
+                 const KnobBindings &knobs,
+                 const TileToSimtOptions &options = {});
 
 } // namespace tessel::test
 

@@ -241,6 +241,15 @@ TEST(Histogram, MaskAndBinsPerLane) {
   }
 }
 
+// Fewer keys than lanes: waves (and on AMD, lanes) hold copies of the
+// keys, and each key must still be counted once.
+TEST(Histogram, FewerKeysThanLanes) {
+  for (const char *t : {"gfx942", "sm_90"}) {
+    runHistogram(t, 64, 256, 300, false, 8);
+    runHistogram(t, 32, 64, 70, true, 4);
+  }
+}
+
 // ---- compare-and-swap ------------------------------------------------------
 
 // 256 lanes swap into 64 words that start at 0, each with cmp 0 and its

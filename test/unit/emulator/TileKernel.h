@@ -15,10 +15,11 @@ namespace tessel::emu::test {
 /// test failure naming the diagnostics.
 inline std::unique_ptr<Module>
 emulatorModuleFor(const std::string &src, const std::string &name,
-                  const std::string &target,
-                  const tessel::KnobBindings &knobs) {
+                  const std::string &target, const tessel::KnobBindings &knobs,
+                  const tessel::TileToSimtOptions &options = {}) {
   auto ctx = tessel::test::makeTesselContext();
-  auto m = tessel::test::lowerTileForTest(*ctx, src, name, target, knobs);
+  auto m =
+      tessel::test::lowerTileForTest(*ctx, src, name, target, knobs, options);
   if (!m)
     return nullptr;
   auto emu = Module::fromModule(*m);

@@ -46,11 +46,14 @@ struct Compiled {
   Dim3 block{};
 };
 
+/// `candidates`: the capacity of the expansion's LDS candidate buffer (-1:
+/// the target's).
 Compiled *compiled(const std::string &target, int64_t k, int64_t numWaves,
-                   int64_t sorted) {
-  static std::map<std::tuple<std::string, int64_t, int64_t, int64_t>, Compiled>
+                   int64_t sorted, int64_t candidates) {
+  static std::map<std::tuple<std::string, int64_t, int64_t, int64_t, int64_t>,
+                  Compiled>
       cache;
-  auto key = std::make_tuple(target, k, numWaves, sorted);
+  auto key = std::make_tuple(target, k, numWaves, sorted, candidates);
   if (auto it = cache.find(key); it != cache.end())
     return it->second.module ? &it->second : nullptr;
   Compiled &c = cache[key];
@@ -59,9 +62,10 @@ Compiled *compiled(const std::string &target, int64_t k, int64_t numWaves,
     ADD_FAILURE() << "cannot read topk_per_row.mlir";
     return nullptr;
   }
-  std::unique_ptr<Module> emu = emulatorModuleFor(
-      src, "topk_per_row.mlir", target,
-      {{"k", k}, {"num_waves", numWaves}, {"sorted", sorted}});
+  std::unique_ptr<Module> emu =
+      emulatorModuleFor(src, "topk_per_row.mlir", target,
+                        {{"k", k}, {"num_waves", numWaves}, {"sorted", sorted}},
+                        tessel::TileToSimtOptions{candidates});
   if (!emu)
     return nullptr;
   auto names = emu->kernelNames();
@@ -167,8 +171,8 @@ void checkSortedRow(const Problem &p, int r, int k, const int32_t *got) {
 /// Runs the variant (k, numWaves, sorted) on `p`; the rows of indices
 /// (none if it did not compile).
 std::vector<int32_t> launch(const std::string &target, int k, const Problem &p,
-                            int64_t numWaves, bool sorted) {
-  Compiled *c = compiled(target, k, numWaves, sorted);
+                            int64_t numWaves, bool sorted, int64_t candidates) {
+  Compiled *c = compiled(target, k, numWaves, sorted, candidates);
   if (!c) {
     ADD_FAILURE() << "the variant did not compile";
     return {};
@@ -188,10 +192,11 @@ std::vector<int32_t> launch(const std::string &target, int k, const Problem &p,
 }
 
 void runCase(const std::string &what, const std::string &target, int k,
-             const Problem &p, int64_t numWaves = 16) {
+             const Problem &p, int64_t numWaves = 16, int64_t candidates = -1) {
   SCOPED_TRACE(what + " on " + target + " k=" + std::to_string(k) +
-               " cols=" + std::to_string(p.cols));
-  std::vector<int32_t> out = launch(target, k, p, numWaves, false);
+               " cols=" + std::to_string(p.cols) +
+               " candidates=" + std::to_string(candidates));
+  std::vector<int32_t> out = launch(target, k, p, numWaves, false, candidates);
   if (out.empty())
     return;
   for (int r = 0; r < p.rows(); ++r)
@@ -199,10 +204,12 @@ void runCase(const std::string &what, const std::string &target, int k,
 }
 
 void runSortedCase(const std::string &what, const std::string &target, int k,
-                   const Problem &p) {
+                   const Problem &p, int64_t numWaves = 16,
+                   int64_t candidates = -1) {
   SCOPED_TRACE("sorted " + what + " on " + target + " k=" + std::to_string(k) +
-               " cols=" + std::to_string(p.cols));
-  std::vector<int32_t> out = launch(target, k, p, 16, true);
+               " cols=" + std::to_string(p.cols) +
+               " candidates=" + std::to_string(candidates));
+  std::vector<int32_t> out = launch(target, k, p, numWaves, true, candidates);
   if (out.empty())
     return;
   for (int r = 0; r < p.rows(); ++r)
@@ -369,6 +376,107 @@ TEST(TopKPerRow, FewerWaves) {
   std::normal_distribution<float> d(0.0f, 1.0f);
   Problem p = rowsOf({2500}, 2500, [&](int, int) { return d(rng); });
   runCase("4 waves", "gfx942", 512, p, 4);
+}
+
+// ---- the LDS candidate buffer ---------------------------------------------
+//
+// Keys compare by their top 11 bits first (sign, exponent, 2 mantissa
+// bits): the values of [1.0, 1.25) share the first digit's bin, so a row
+// built around such a band decides how large the first threshold bin is.
+
+/// A row of `n` columns: `above` columns at 10.0, `band` columns in
+/// [1.0, 1.25) taking `distinct` values (many ties when distinct < band),
+/// the rest in [-2, -1); shuffled by `rng`.
+std::vector<float> bandRow(int n, int above, int band, int distinct,
+                           std::mt19937 &rng) {
+  std::vector<float> row;
+  std::uniform_int_distribution<int> pick(0, distinct - 1);
+  std::uniform_real_distribution<float> low(-2.0f, -1.0f);
+  for (int i = 0; i < n; ++i)
+    row.push_back(i < above          ? 10.0f
+                  : i < above + band ? 1.0f + 0.25f * pick(rng) / distinct
+                                     : low(rng));
+  std::shuffle(row.begin(), row.end(), rng);
+  return row;
+}
+
+template <typename RowGen> Problem rowsFrom(int rows, int cols, RowGen gen) {
+  std::vector<std::vector<float>> data;
+  for (int r = 0; r < rows; ++r)
+    data.push_back(gen(r));
+  return rowsOf(std::vector<int32_t>(rows, cols), cols,
+                [&](int r, int i) { return data[r][i]; });
+}
+
+// The first threshold bin holds 2500 tie-heavy candidates: it fits the
+// buffer (4096 on both chips), and the second and third digits, with the
+// stable choice among equal keys, run on the buffer.
+TEST(TopKPerRowCandidates, TiedBinFitsBuffer) {
+  std::mt19937 rng(31);
+  for (const std::string &t : targets()) {
+    Problem p = rowsFrom(
+        2, 5000, [&](int) { return bandRow(5000, 300, 2500, 40, rng); });
+    runCase("tied bin in the buffer", t, 512, p);
+  }
+}
+
+// All equal and longer than the buffer: every digit's bin overflows and
+// reads the row again; the last digit takes the first columns.
+TEST(TopKPerRowCandidates, AllEqualOverflows) {
+  for (const std::string &t : targets()) {
+    Problem p = rowsOf({4500}, 4500, [](int, int) { return 0.75f; });
+    runCase("all equal past the buffer", t, 512, p);
+  }
+}
+
+// A buffer of 256 pairs (4 waves, so one pair per lane): the first bin
+// (1200 columns) overflows, the second digit reads the row again, and its
+// bin (one of the band's 40 values, about 30 columns) fits and is buffered
+// for the third digit, which breaks the ties by column.
+TEST(TopKPerRowCandidates, OverflowThenBuffer) {
+  std::mt19937 rng(32);
+  for (const std::string &t : targets()) {
+    Problem p = rowsFrom(
+        2, 3000, [&](int) { return bandRow(3000, 100, 1200, 40, rng); });
+    runCase("overflow, then buffered", t, 512, p, 4, 256);
+  }
+}
+
+// A buffer of two pieces (2048 pairs, chunks of 1024): a bin of 1800
+// spans both, scattered and read back in column order.
+TEST(TopKPerRowCandidates, BufferOfTwoPieces) {
+  std::mt19937 rng(33);
+  Problem p =
+      rowsFrom(1, 4000, [&](int) { return bandRow(4000, 200, 1800, 25, rng); });
+  runCase("two pieces", "gfx942", 512, p, 4, 2048);
+}
+
+// The second digit ends the selection exactly from the buffer: the bin
+// holds 212 columns at 1.2 and 900 at 1.0, and 300 columns are above, so
+// with k = 512 the 212 at 1.2 are exactly what is still needed.
+TEST(TopKPerRowCandidates, ExactExitFromBuffer) {
+  std::mt19937 rng(34);
+  std::vector<float> row;
+  for (int i = 0; i < 3000; ++i)
+    row.push_back(i < 300 ? 10.0f : i < 512 ? 1.2f : i < 1412 ? 1.0f : -1.5f);
+  std::shuffle(row.begin(), row.end(), rng);
+  for (const std::string &t : targets()) {
+    Problem p = rowsFrom(1, 3000, [&](int) { return row; });
+    runCase("exact from the buffer", t, 512, p);
+  }
+}
+
+// Sorted output from buffered candidates, and from overflowed ones.
+TEST(TopKPerRowCandidates, Sorted) {
+  std::mt19937 rng(35);
+  for (const std::string &t : targets()) {
+    Problem p = rowsFrom(
+        1, 3000, [&](int) { return bandRow(3000, 150, 2000, 60, rng); });
+    runSortedCase("tied bin in the buffer", t, 512, p);
+  }
+  Problem p =
+      rowsFrom(1, 3000, [&](int) { return bandRow(3000, 150, 2000, 60, rng); });
+  runSortedCase("bin past a small buffer", "gfx942", 512, p, 4, 256);
 }
 
 // ---- sorted variants: exactly the reference order ----------------------

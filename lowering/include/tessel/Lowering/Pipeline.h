@@ -18,6 +18,7 @@
 #include "llvm/Support/MemoryBuffer.h"
 
 #include <cstddef>
+#include <cstdint>
 #include <map>
 #include <optional>
 #include <string>
@@ -28,16 +29,27 @@ class TargetInfo;
 /// Knob bindings: knob name -> value (integers; booleans as 0/1).
 using KnobBindings = std::map<std::string, int64_t>;
 
+/// Pipeline settings that are neither knobs nor target facts; the defaults
+/// are what the kernel library is built with.
+struct TileToSimtOptions {
+  /// tile-expand-radix-select's `candidates`: the LDS candidate buffer's
+  /// capacity in pairs (-1: derived from the target, 0: none). Tests set it
+  /// small to reach the overflow path on small rows.
+  int64_t topkCandidates = -1;
+};
+
 /// Adds the passes that take a module of `tile.kernel`s to SIMT IR for
 /// `target`: a `gpu.module` per kernel holding a `gpu.func` kernel.
 void buildTileToSimtPipeline(mlir::OpPassManager &pm, const TargetInfo &target,
-                             const KnobBindings &knobs);
+                             const KnobBindings &knobs,
+                             const TileToSimtOptions &options = {});
 
 /// Runs buildTileToSimtPipeline on `module` in place. Diagnostics go to the
 /// context's handler; returns failure when any pass fails.
 mlir::LogicalResult lowerTileToSimt(mlir::ModuleOp module,
                                     const TargetInfo &target,
-                                    const KnobBindings &knobs);
+                                    const KnobBindings &knobs,
+                                    const TileToSimtOptions &options = {});
 
 /// Prints SIMT IR as the emulator and kernel bundles take it: with every op's
 /// source location (MLIR's parseable debug-info form, `loc(...)` with

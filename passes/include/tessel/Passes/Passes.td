@@ -74,9 +74,38 @@ def TileExpandRadixSelect : Pass<"tile-expand-radix-select", "::mlir::ModuleOp">
       are skipped. At the last digit the bin's elements have equal keys;
       the first ones by index are taken, so ties always go to the smaller
       index (the `stable` rule; without `stable` the same set is valid).
-
-    The candidates of the next digit are found again by reading the row
-    (the prefix match), not buffered.
+    - Candidate buffer: the first threshold bin that is not final (no
+      early exit, not the last digit) and holds at most `candidates`
+      elements is copied to LDS while its digit's write pass reads the
+      row: the bin's (key, column) pairs, scattered (`tile.atomic_rmw
+      xchg`) to two LDS tiles at the bin-rank positions that pass already
+      computes with `tile.prefix_count`, so they keep column order. Later
+      digits build their histogram and write their selection from that
+      buffer only (the pairs whose key matches the prefix), in pieces of
+      `min(chunk, candidates)` pairs over its count, not from the row: a
+      row whose first threshold bin fits is read from global memory twice
+      (histogram and write of the first digit) instead of up to six times.
+      Reading the buffer in position order is reading in column order, so
+      the last digit's rule still takes the smallest columns.
+    - Overflow: a bin with more elements than the buffer holds is not
+      copied, and the next digit reads the row again (the prefix match
+      over the whole row); the first later bin that fits is copied then.
+      Re-reading needs no global workspace, so the kernel's ABI and the
+      runtime stay as they are and a row never fails; a bin that large
+      (over 4096 elements sharing the digits fixed so far at the default
+      capacity) is rare in logits rows, and costs one more pair of row
+      reads per digit. (The alternative, spilling the
+      overflow to a per-row global workspace, would read fewer bytes for
+      such rows but make the runtime own and size a workspace per launch.)
+    - Capacity (`candidates`): by default derived from the target's LDS
+      (`TargetInfo::ldsBytesPerWorkgroup`, from the `target` option or the
+      module's `tessel.target`): the largest power of two of pairs, at most
+      4096, whose 8 bytes each fit beside 16 KiB kept for the histogram's
+      bins and the scans' scratch and, with `sorted`, the 8k bytes of the
+      sort's pairs. That is 4096 on gfx942 and gfx950 and 4096 on sm_90
+      (2048 with `sorted` and k = 2048). `candidates=0` turns the buffer
+      off (every digit reads the row); another power of two overrides the
+      capacity.
 
     With `sorted` (k a power of two), the same workgroup orders the row
     before writing it, in shared memory:
@@ -140,38 +169,76 @@ def TileExpandRadixSelect : Pass<"tile-expand-radix-select", "::mlir::ModuleOp">
     tile.topk %x[%row], %n -> %out[%orow] {k = 2048 : i32, chunk = 4096 : i32}
         : !tile.ptr<f32>, !tile.ptr<i32>
     ```
-    After (abridged):
+    After (abridged, `candidates` = 4096):
     ```mlir
     %n0 = arith.maxsi %n, %c0 : i32
     %short = arith.cmpi sle, %n0, %c2048 : i32
     scf.if %short {
       ... tile.store (0..n-1, then -1) ...
     } else {
-      %r:5 = scf.for %d = %c0 to %c3 step %c1 iter_args(%written = %c0,
-          %need = %c2048, %prefix = %c0, %pmask = %c0, %done = %false) -> ... {
-        %s:5 = scf.if %done -> ... { scf.yield ... } else {
-          %h = scf.for %c = ... iter_args(%acc = %zeros) -> (tensor<2048xi32>) {
-            %v = tile.load %x[%offs] mask(%in_row : tensor<4096xi1>) ...
-            ... keys, candidate mask, digit ...
-            %hc = tile.histogram %digit mask(%cand : tensor<4096xi1>)
-                : tensor<4096xi32> -> tensor<2048xi32>
-            %acc1 = arith.addi %acc, %hc : tensor<2048xi32>
-            scf.yield %acc1 : tensor<2048xi32>
+      %ckeys = tile.local_alloc : !tile.memdesc<1x4096xi32, #shared>
+      %ccols = tile.local_alloc : !tile.memdesc<1x4096xi32, #shared>
+      ... each stage zeroed by tile.local_store ...
+      %r:6 = scf.for %d = %c0 to %c3 step %c1 iter_args(%written = %c0,
+          %need = %c2048, %prefix = %c0, %pmask = %c0, %done = %false,
+          %count = %c-1) -> ... {   // %count: pairs in the buffer, -1: none
+        %s:6 = scf.if %done -> ... { scf.yield ... } else {
+          %buffered = arith.cmpi sge, %count, %c0 : i32
+          %h = scf.if %buffered -> (tensor<2048xi32>) {
+            %hb = scf.for %c = %c0 to %pieces ... {
+              %stage = tile.memdesc_index %ckeys[%c] : ... -> !tile.memdesc<4096xi32, #shared>
+              %key = tile.local_load %stage : ... -> tensor<4096xi32>
+              ... candidate mask (position < %count, prefix match), digit ...
+              %hc = tile.histogram %digit mask(%cand : tensor<4096xi1>) ...
+            }
+            scf.yield %hb : tensor<2048xi32>
+          } else {
+            %hr = scf.for %c = %c0 to %chunks ... iter_args(%acc = %zeros) -> (tensor<2048xi32>) {
+              %v = tile.load %x[%offs] mask(%in_row : tensor<4096xi1>) ...
+              ... keys, candidate mask, digit ...
+              %hc = tile.histogram %digit mask(%cand : tensor<4096xi1>)
+                  : tensor<4096xi32> -> tensor<2048xi32>
+              %acc1 = arith.addi %acc, %hc : tensor<2048xi32>
+              scf.yield %acc1 : tensor<2048xi32>
+            }
+            scf.yield %hr : tensor<2048xi32>
           }
           %suffix = tile.scan add %h, 0 {reverse} : tensor<2048xi32>
           %bin = tile.reduce max %first_reaching, 0 : tensor<2048xi32> -> i32
           ...
-          %w = scf.for %c = ... iter_args(%p = %written, %seen = %c0) -> (i32, i32) {
-            %at, %cnt = tile.prefix_count %sel : tensor<4096xi1> -> tensor<4096xi32>
-            tile.store %idx, %out[%at64] mask(%sel : tensor<4096xi1>) ...
+          %fits = arith.cmpi sle, %in_bin, %c4096 : i32
+          %fill = ... %fits and %count < 0 and not (%exact or %last) ...
+          %count1 = arith.select %fill, %in_bin, %count : i32
+          %w = scf.if %buffered -> (i32) {
+            ... the write pass over the buffer's pieces ...
+          } else {
+            %wr:2 = scf.for %c = ... iter_args(%p = %written, %seen = %c0) -> (i32, i32) {
+              %rank, %eqs = tile.prefix_count %eq : tensor<4096xi1> -> tensor<4096xi32>
+              scf.if %reaches {   // %fill and this chunk has bin elements
+                %o1 = tile.atomic_rmw xchg, %stage_keys[%rank], %key mask(%eq : tensor<4096xi1>) ...
+                %o2 = tile.atomic_rmw xchg, %stage_cols[%rank], %idx mask(%eq : tensor<4096xi1>) ...
+              }
+              %at, %cnt = tile.prefix_count %sel : tensor<4096xi1> -> tensor<4096xi32>
+              tile.store %idx, %out[%at64] mask(%sel : tensor<4096xi1>) ...
+            }
+            scf.yield %wr#0 : i32
           }
-          scf.yield %w#0, %take, %prefix1, %pmask1, %exact_or_last ...
+          scf.yield %w, %take, %prefix1, %pmask1, %exact_or_last, %count1 ...
         }
-        scf.yield %s#0, %s#1, %s#2, %s#3, %s#4 ...
+        scf.yield %s#0, ..., %s#5 ...
       }
     }
     ```
   }];
+  let options = [
+    Option<"target", "target", "std::string", "\"\"",
+           "Target whose shared-memory size sizes the candidate buffer "
+           "(gfx942, gfx950, sm_90a, sm_90); empty: the module's tessel.target">,
+    Option<"candidates", "candidates", "int64_t", "-1",
+           "Capacity of the LDS candidate buffer in (key, column) pairs: "
+           "-1 derives it from the target, 0 turns the buffer off, otherwise "
+           "a power of two">
+  ];
   let dependentDialects = ["::mlir::arith::ArithDialect",
                            "::mlir::scf::SCFDialect"];
 }

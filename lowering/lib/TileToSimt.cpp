@@ -14,6 +14,7 @@
 #include "AxisInfo.h"
 #include "ConvertLayout.h"
 #include "DotToSimt.h"
+#include "GridBarrierToSimt.h"
 #include "DotToWgmma.h"
 #include "LdsAllocator.h"
 #include "SharedMemoryToSimt.h"
@@ -2286,6 +2287,7 @@ struct ConvertTileToSimtPass
                  AtomicCASPattern>(tc, ctx, state);
     populateDotToSimtPatterns(tc, patterns, *info);
     populateSharedMemoryToSimtPatterns(tc, patterns, state);
+    populateGridBarrierToSimtPatterns(tc, patterns, state);
     DotStagingContext staging;
     staging.lds = [&state](OpBuilder &b, Operation *op, int64_t bytes) {
       return state.lds(b, op, b.getI8Type(), bytes);

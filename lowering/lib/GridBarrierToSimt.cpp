@@ -70,7 +70,9 @@ struct BarrierWords {
                                      LLVM::AtomicOrdering::monotonic, scope,
                                      /*alignment=*/4);
   }
-  void fence(LLVM::AtomicOrdering o) { LLVM::FenceOp::create(b, loc, o, scope); }
+  void fence(LLVM::AtomicOrdering o) {
+    LLVM::FenceOp::create(b, loc, o, scope);
+  }
 };
 
 /// A global pointer (address space 1) to element `idx` (i64) of the i32
@@ -147,8 +149,8 @@ struct GridBarrierPattern : public OpConversionPattern<GridBarrierOp> {
     Value total = numPrograms(rewriter, loc);
 
     gpu::BarrierOp::create(rewriter, loc);
-    Value zero = arith::ConstantOp::create(rewriter, loc,
-                                           rewriter.getI32IntegerAttr(0));
+    Value zero =
+        arith::ConstantOp::create(rewriter, loc, rewriter.getI32IntegerAttr(0));
     Value leader = arith::AndIOp::create(
         rewriter, loc,
         arith::CmpIOp::create(rewriter, loc, arith::CmpIPredicate::eq, ks.lane,

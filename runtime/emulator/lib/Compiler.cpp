@@ -460,7 +460,8 @@ LogicalResult KernelCompiler::pointerOp(Operation *op) {
     if (t.isInteger(32) || t.isInteger(64))
       return t.getIntOrFloatBitWidth() / 8;
     return fail(op, "only i32 and i64 accesses through a pointer are "
-                    "supported, got " + typeStr(t));
+                    "supported, got " +
+                        typeStr(t));
   };
   if (isa<LLVM::FenceOp>(op))
     return success();

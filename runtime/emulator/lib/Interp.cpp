@@ -1260,9 +1260,9 @@ uint8_t *pointerTarget(Wave &W, const Inst &I, uint64_t addr, uint32_t bytes,
     }
   }
   std::ostringstream os;
-  os << "out-of-bounds access through a pointer: " << bytes
-     << " bytes at 0x" << std::hex << addr << std::dec
-     << " lie in no buffer of the launch (lane " << lane << ")";
+  os << "out-of-bounds access through a pointer: " << bytes << " bytes at 0x"
+     << std::hex << addr << std::dec << " lie in no buffer of the launch (lane "
+     << lane << ")";
   W.fail(I, os.str());
   return nullptr;
 }
@@ -2324,9 +2324,8 @@ std::string runKernel(const Kernel &K, const LaunchConfig &cfg,
   // instead of spinning until the watchdog fires.
   if (K.gridBarrier && numWG > cfg.maxResident)
     return "kernel '" + K.name + "' synchronizes its whole grid " +
-           "(tessel.grid_barrier) but the launch has " +
-           std::to_string(numWG) + " workgroups, more than the " +
-           std::to_string(cfg.maxResident) +
+           "(tessel.grid_barrier) but the launch has " + std::to_string(numWG) +
+           " workgroups, more than the " + std::to_string(cfg.maxResident) +
            " the emulated device holds at once " +
            "(LaunchOptions::maxResidentWorkgroups); size the grid by the " +
            "device's occupancy";

@@ -211,8 +211,8 @@ TEST(GridBarrier, GridLargerThanResidentCapacityIsRefused) {
             std::string::npos)
       << e;
   Buffers fits(cap);
-  ASSERT_LAUNCHES(k.emu->launchArgs(k.name, {(uint32_t)cap, 1, 1}, k.block,
-                                    fits.args()));
+  ASSERT_LAUNCHES(
+      k.emu->launchArgs(k.name, {(uint32_t)cap, 1, 1}, k.block, fits.args()));
   expectNeighbours(fits, cap, 1, 0);
 }
 
@@ -223,9 +223,9 @@ TEST(GridBarrier, WorkspaceTooSmallIsAnError) {
   ASSERT_TRUE(k.emu);
   Buffers b(2);
   b.ws.resize(kWsOff + 1); // no room for the generation
-  std::string e = errOf(k.emu->launchArgs(k.name, {2, 1, 1}, k.block, b.args()));
-  EXPECT_NE(e.find("out-of-bounds access through a pointer"),
-            std::string::npos)
+  std::string e =
+      errOf(k.emu->launchArgs(k.name, {2, 1, 1}, k.block, b.args()));
+  EXPECT_NE(e.find("out-of-bounds access through a pointer"), std::string::npos)
       << e;
   EXPECT_NE(e.find("llvm.load"), std::string::npos) << e;
 }

@@ -15,6 +15,7 @@
 #include "ConvertLayout.h"
 #include "DotToSimt.h"
 #include "DotToWgmma.h"
+#include "GridBarrierToSimt.h"
 #include "LdsAllocator.h"
 #include "SharedMemoryToSimt.h"
 #include "SimtLoweringState.h"
@@ -2355,6 +2356,7 @@ struct ConvertTileToSimtPass
                  AtomicCASPattern>(tc, ctx, state);
     populateDotToSimtPatterns(tc, patterns, *info);
     populateSharedMemoryToSimtPatterns(tc, patterns, state);
+    populateGridBarrierToSimtPatterns(tc, patterns, state);
     DotStagingContext staging;
     staging.lds = [&state](OpBuilder &b, Operation *op, int64_t bytes) {
       return state.lds(b, op, b.getI8Type(), bytes);

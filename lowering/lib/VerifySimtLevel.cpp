@@ -41,7 +41,10 @@ const llvm::StringSet<> &allowedOps() {
       "memref.load", "memref.store", "memref.view", "memref.atomic_rmw",
       "memref.generic_atomic_rmw", "memref.atomic_yield", "memref.dim",
       "memref.assume_alignment", "memref.alloca", "memref.reinterpret_cast",
-      "memref.extract_aligned_pointer_as_index"};
+      "memref.extract_aligned_pointer_as_index",
+      // tile.grid_barrier: scoped atomics on a global pointer, and fences
+      "llvm.inttoptr", "llvm.load", "llvm.store", "llvm.atomicrmw",
+      "llvm.fence"};
   return s;
 }
 
@@ -70,7 +73,8 @@ const llvm::StringSet<> &amdOps() {
                                       "rocdl.mbcnt.lo",
                                       "rocdl.mbcnt.hi",
                                       "rocdl.s.waitcnt",
-                                      "rocdl.s.barrier"};
+                                      "rocdl.s.barrier",
+                                      "rocdl.s.sleep"};
   return s;
 }
 
@@ -91,7 +95,9 @@ const llvm::StringSet<> &nvidiaOps() {
       "llvm.insertvalue",
       // mbarriers completing cp.async copies, addressed by shared pointers
       "nvvm.mbarrier.init", "nvvm.cp.async.mbarrier.arrive",
-      "nvvm.mbarrier.try_wait.parity", "llvm.inttoptr"};
+      "nvvm.mbarrier.try_wait.parity",
+      // spin-wait backoff (tile.grid_barrier)
+      "nvvm.nanosleep"};
   return s;
 }
 

@@ -1,6 +1,7 @@
 //===- Device.cpp - Module cache and the process-wide device registry -----===//
 
 #include "Device.h"
+#include "Occupancy.h"
 
 #include <cinttypes>
 #include <cstring>
@@ -39,6 +40,23 @@ Status Device::getFunction(const BundleEntry &e, void **fn) {
     return s.prefix(format("code object '%s': ", e.name.c_str()));
   lm->functions.emplace_back(e.kernel, f);
   *fn = f;
+  return Status::ok();
+}
+
+Status Device::maxResidentPrograms(const BundleEntry &e, void *, int64_t &out) {
+  out = 0;
+  const AmdComputeUnit *cu = findAmdComputeUnit(arch_.c_str());
+  if (!cu)
+    return Status::error(
+        TESSEL_ERROR_UNSUPPORTED,
+        format("no occupancy model for %s devices", arch_.c_str()));
+  KernelResources r;
+  Occupancy o;
+  if (Status s = kernelResourcesOf(e, r))
+    return s;
+  if (Status s = amdOccupancy(*cu, r, o))
+    return s;
+  out = (int64_t)o.programsPerCU * cuCount_;
   return Status::ok();
 }
 

@@ -43,6 +43,15 @@ public:
                         const uint32_t block[3], void **params,
                         size_t numParams, void *stream) = 0;
 
+  /// The most programs of code object `e` (whose function handle `fn`
+  /// getFunction returned) that the whole device holds at once: the
+  /// largest grid a kernel with a grid barrier may be launched with. On AMD
+  /// from e's resources (Occupancy.h) times the CU count; on CUDA from the
+  /// driver's occupancy calculator; on emu the emulator's resident
+  /// capacity. Fails when the resources are unusable or nothing fits.
+  virtual Status maxResidentPrograms(const BundleEntry &e, void *fn,
+                                     int64_t &out);
+
   virtual Status streamCreate(void **s) = 0;
   virtual Status streamDestroy(void *s) = 0;
   virtual Status streamSynchronize(void *s) = 0;

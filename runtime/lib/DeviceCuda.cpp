@@ -53,6 +53,8 @@ struct CudaApi {
   CUresult (*memcpyDtoH)(void *, CUdeviceptr, size_t);
   CUresult (*memcpyDtoD)(CUdeviceptr, CUdeviceptr, size_t);
   CUresult (*getErrorString)(CUresult, const char **);
+  CUresult (*occupancyMaxActiveBlocksPerMultiprocessor)(int *, CUfunction, int,
+                                                        size_t);
 };
 
 std::mutex cudaMutex;
@@ -99,7 +101,9 @@ Status loadCuda(CudaApi **out) {
             sym(lib, "cuMemcpyHtoD_v2", a->memcpyHtoD) &&
             sym(lib, "cuMemcpyDtoH_v2", a->memcpyDtoH) &&
             sym(lib, "cuMemcpyDtoD_v2", a->memcpyDtoD) &&
-            sym(lib, "cuGetErrorString", a->getErrorString);
+            sym(lib, "cuGetErrorString", a->getErrorString) &&
+            sym(lib, "cuOccupancyMaxActiveBlocksPerMultiprocessor",
+                a->occupancyMaxActiveBlocksPerMultiprocessor);
   if (!ok) {
     delete a;
     cudaLoadError = format("%s lacks a CUDA driver entry point Tessel needs",
@@ -139,6 +143,26 @@ public:
         api_->launchKernel(fn, grid[0], grid[1], grid[2], block[0], block[1],
                            block[2], 0, stream, params, nullptr);
     return check(r, "cuLaunchKernel", TESSEL_ERROR_LAUNCH);
+  }
+  // The driver knows the kernel's registers and shared memory (Tessel's
+  // PTX declares it statically, so no dynamic bytes) and the SM's limits.
+  Status maxResidentPrograms(const BundleEntry &e, void *fn,
+                             int64_t &out) override {
+    out = 0;
+    if (Status st = makeCurrent())
+      return st;
+    int threads = (int)(e.block[0] * e.block[1] * e.block[2]);
+    int blocks = 0;
+    if (Status st = check(api_->occupancyMaxActiveBlocksPerMultiprocessor(
+                              &blocks, fn, threads, 0),
+                          "cuOccupancyMaxActiveBlocksPerMultiprocessor"))
+      return st;
+    if (blocks <= 0)
+      return Status::error(TESSEL_ERROR_UNSUPPORTED,
+                           format("%s: no block of %d threads fits on an SM",
+                                  e.name.c_str(), threads));
+    out = (int64_t)blocks * cuCount_;
+    return Status::ok();
   }
   Status streamCreate(void **s) override {
     if (Status st = makeCurrent())

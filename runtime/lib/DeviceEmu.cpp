@@ -142,6 +142,13 @@ public:
                            format("emulator: %s: %s", f->kernel.c_str(), err));
     return Status::ok();
   }
+  // The emulator models no register file: its bound is the workgroups it
+  // interleaves.
+  Status maxResidentPrograms(const BundleEntry &, void *,
+                             int64_t &out) override {
+    out = TESSEL_EMU_MAX_RESIDENT_WORKGROUPS;
+    return Status::ok();
+  }
   Status streamCreate(void **s) override {
     *s = nullptr;
     return Status::ok();

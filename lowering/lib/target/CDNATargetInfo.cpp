@@ -10,6 +10,7 @@
 
 #include "tessel/Dialect/Tile/MfmaShapes.h"
 #include "tessel/Dialect/Tile/TileDialect.h"
+#include "tessel/compute_unit.h"
 
 #include "mlir/Dialect/AMDGPU/IR/AMDGPUDialect.h"
 #include "mlir/Dialect/Arith/IR/Arith.h"
@@ -36,11 +37,19 @@ public:
   unsigned maxVectorBytes() const override { return 16; }
   bool supportsBoundedBufferLoads() const override { return true; }
   unsigned maxWorkgroupSize() const override { return 1024; }
-  unsigned registersPerLane() const override { return 512; }
+  unsigned registersPerLane() const override {
+    return computeUnit().registersPerLane;
+  }
   unsigned ldsBytesPerWorkgroup() const override {
-    return gen == CDNAGeneration::CDNA3 ? 64 * 1024 : 160 * 1024;
+    return computeUnit().ldsBytes;
   }
   unsigned ldsBankRowBytes() const override { return 128; }
+  StringRef deviceSyncScope() const override { return "agent"; }
+  // s_sleep 2: about 128 clocks, long enough to free the memory pipe and
+  // short next to a barrier's round trip through L2.
+  void emitSpinBackoff(OpBuilder &b, Location loc) const override {
+    ROCDL::SSleepOp::create(b, loc, 2);
+  }
 
   Type fp8Type(MLIRContext *ctx) const override {
     if (gen == CDNAGeneration::CDNA3)
@@ -49,6 +58,10 @@ public:
   }
   double fp8Max() const override {
     return gen == CDNAGeneration::CDNA3 ? 240.0 : 448.0;
+  }
+
+  const AmdComputeUnit &computeUnit() const {
+    return *findAmdComputeUnit(name().data());
   }
 
   /// `#tile.mfma` version of this chip.

@@ -44,6 +44,12 @@ public:
   // The static `.shared` limit; 227 KiB would need dynamic shared memory.
   unsigned ldsBytesPerWorkgroup() const override { return 48 * 1024; }
   unsigned ldsBankRowBytes() const override { return 128; }
+  StringRef deviceSyncScope() const override { return "device"; }
+  // nanosleep of 100 ns: of the order of one L2 round trip.
+  void emitSpinBackoff(OpBuilder &b, Location loc) const override {
+    Value ns = arith::ConstantOp::create(b, loc, b.getI32IntegerAttr(100));
+    NVVM::NanosleepOp::create(b, loc, ns);
+  }
   // shfl and ld/st.shared share the MIO/LSU pipe: partial sums written once
   // and read once cost fewer of its cycles than a shuffle per result.
   unsigned laneReduceScratchBytes() const override { return 8 * 1024; }

@@ -56,7 +56,8 @@ ElemTy elemOf(Type t) {
   t = getElementTypeOrSelf(t);
   ElemTy e;
   e.ok = true;
-  if (t.isIndex()) {
+  if (t.isIndex() || isa<LLVM::LLVMPointerType>(t)) {
+    // Pointers (pointerOp) are 64-bit addresses.
     e.width = 64;
   } else if (auto it = dyn_cast<IntegerType>(t)) {
     e.width = it.getWidth();
@@ -212,6 +213,7 @@ private:
                           ValueRange indices, uint32_t n, uint32_t valueSlot,
                           uint32_t dst);
   LogicalResult mfma(amdgpu::MFMAOp op);
+  LogicalResult pointerOp(Operation *op);
   LogicalResult bufferOp(Operation *op);
 };
 
@@ -442,6 +444,112 @@ LogicalResult KernelCompiler::memAccess(Operation *op, Handler h, Value memref,
   Inst &I = emit(h, op);
   I.a = *m, I.n = n, I.b = valueSlot, I.d = dst;
   I.x = auxPush(idx);
+  return success();
+}
+
+/// Accesses of global memory through `!llvm.ptr<1>` (tile.grid_barrier's
+/// scoped atomics): addresses are i64 slots, each access is checked against
+/// the launch's buffers when it runs. The emulator runs one lane at a time,
+/// so every ordering and scope holds, and fences are no-ops.
+LogicalResult KernelCompiler::pointerOp(Operation *op) {
+  auto isGlobalPtr = [](Type t) {
+    auto p = dyn_cast<LLVM::LLVMPointerType>(t);
+    return p && p.getAddressSpace() == 1;
+  };
+  auto wordBytes = [&](Type t) -> FailureOr<uint32_t> {
+    if (t.isInteger(32) || t.isInteger(64))
+      return t.getIntOrFloatBitWidth() / 8;
+    return fail(op, "only i32 and i64 accesses through a pointer are "
+                    "supported, got " +
+                        typeStr(t));
+  };
+  if (isa<LLVM::FenceOp>(op))
+    return success();
+  if (auto e = dyn_cast<memref::ExtractAlignedPointerAsIndexOp>(op)) {
+    if (isWorkgroupSpace(e.getSource().getType().getMemorySpace()))
+      return fail(op, "the address of an LDS buffer is not supported");
+    auto m = muse(op, e.getSource());
+    if (failed(m))
+      return failure();
+    Inst &I = emit(alignedPointerH(), op);
+    I.a = *m, I.d = def(e.getResult());
+    return success();
+  }
+  if (auto c = dyn_cast<LLVM::IntToPtrOp>(op)) {
+    if (!isGlobalPtr(c.getType()) || !c.getArg().getType().isInteger(64))
+      return fail(op, "only i64 to !llvm.ptr<1> (global) is supported");
+    auto a = use(op, c.getArg());
+    if (failed(a))
+      return failure();
+    Inst &I = emit(copyH(), op);
+    I.a = *a, I.d = def(c.getResult()), I.n = 1;
+    return success();
+  }
+  if (auto l = dyn_cast<LLVM::LoadOp>(op)) {
+    auto bytes = wordBytes(l.getType());
+    auto a = use(op, l.getAddr());
+    if (failed(bytes) || failed(a))
+      return failure();
+    if (!isGlobalPtr(l.getAddr().getType()))
+      return fail(op, "only loads from global pointers are supported");
+    Inst &I = emit(pointerLoadH(), op);
+    I.a = *a, I.d = def(l.getResult()), I.i1 = *bytes;
+    return success();
+  }
+  if (auto st = dyn_cast<LLVM::StoreOp>(op)) {
+    auto bytes = wordBytes(st.getValue().getType());
+    auto a = use(op, st.getAddr()), v = use(op, st.getValue());
+    if (failed(bytes) || failed(a) || failed(v))
+      return failure();
+    if (!isGlobalPtr(st.getAddr().getType()))
+      return fail(op, "only stores to global pointers are supported");
+    Inst &I = emit(pointerStoreH(), op);
+    I.a = *a, I.b = *v, I.i1 = *bytes;
+    return success();
+  }
+  auto rmw = cast<LLVM::AtomicRMWOp>(op);
+  auto bytes = wordBytes(rmw.getVal().getType());
+  auto a = use(op, rmw.getPtr()), v = use(op, rmw.getVal());
+  if (failed(bytes) || failed(a) || failed(v))
+    return failure();
+  if (!isGlobalPtr(rmw.getPtr().getType()))
+    return fail(op, "only atomics on global pointers are supported");
+  // The kinds' codes are applyAtomic's (those of memref.atomic_rmw).
+  uint32_t kind;
+  switch (rmw.getBinOp()) {
+  case LLVM::AtomicBinOp::add:
+    kind = 1;
+    break;
+  case LLVM::AtomicBinOp::xchg:
+    kind = 2;
+    break;
+  case LLVM::AtomicBinOp::max:
+    kind = 4;
+    break;
+  case LLVM::AtomicBinOp::umax:
+    kind = 5;
+    break;
+  case LLVM::AtomicBinOp::min:
+    kind = 7;
+    break;
+  case LLVM::AtomicBinOp::umin:
+    kind = 8;
+    break;
+  case LLVM::AtomicBinOp::_or:
+    kind = 11;
+    break;
+  case LLVM::AtomicBinOp::_and:
+    kind = 12;
+    break;
+  case LLVM::AtomicBinOp::_xor:
+    kind = 15;
+    break;
+  default:
+    return fail(op, "unsupported atomicrmw kind (supported: add, xchg, max, "
+                    "umax, min, umin, or, and, xor)");
+  }
+  Inst &I = emit(pointerAtomicH(), op);
+  I.a = *a, I.b = *v, I.d = def(rmw.getRes()), I.w = kind, I.i1 = *bytes;
   return success();
 }
 
@@ -1179,6 +1287,13 @@ LogicalResult KernelCompiler::compileOp(Operation *op) {
   }
 
   // ---- memref ----
+  if (isa<memref::ExtractAlignedPointerAsIndexOp, LLVM::IntToPtrOp,
+          LLVM::LoadOp, LLVM::StoreOp, LLVM::AtomicRMWOp, LLVM::FenceOp>(op))
+    return pointerOp(op);
+  if (isa<ROCDL::SSleepOp, NVVM::NanosleepOp>(op)) {
+    emit(sleepH(), op);
+    return success();
+  }
   if (auto l = dyn_cast<memref::LoadOp>(op)) {
     uint32_t d = def(l.getResult());
     return memAccess(op, loadH(), l.getMemref(), l.getIndices(), 1, 0, d);
@@ -1558,6 +1673,7 @@ LogicalResult KernelCompiler::run() {
     for (unsigned i = 0; i < 3 && i < kb.size(); ++i)
       K.knownBlock[i] = kb[i];
   }
+  K.gridBarrier = fn->hasAttr("tessel.grid_barrier");
   if (fn.getBody().getBlocks().size() != 1)
     return fail(fn, "unstructured control flow (more than one block) is not "
                     "supported");

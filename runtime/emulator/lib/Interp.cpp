@@ -1229,6 +1229,84 @@ void atomicRmwImpl(Wave &W, const Inst &I) {
   }
 }
 
+// ---- global memory through pointers (tile.grid_barrier's atomics)
+void alignedPointerImpl(Wave &W, const Inst &I) {
+  const MRef &M = W.M[I.a];
+  if (!checkMRef(W, I, M))
+    return;
+  std::fill_n(W.slot(I.d), kLanes, (uint64_t)(uintptr_t)M.base);
+}
+// The `bytes` at `addr`, if they lie inside one global buffer of the launch
+// and are aligned to their size; else reports the error and returns null.
+uint8_t *pointerTarget(Wave &W, const Inst &I, uint64_t addr, uint32_t bytes,
+                       unsigned lane) {
+  for (const ParamSpec &ps : W.K->params) {
+    if (!ps.isMemRef)
+      continue;
+    const MRef &M = W.M[ps.target];
+    uint64_t base = (uint64_t)(uintptr_t)M.base;
+    uint64_t size = (uint64_t)M.numElems * M.elemBytes;
+    if (M.valid && addr >= base && addr - base <= size &&
+        size - (addr - base) >= bytes) {
+      if (addr % bytes) {
+        W.fail(I, "misaligned " + std::to_string(bytes) +
+                      "-byte access through a pointer at byte " +
+                      std::to_string(addr - base) + " of argument #" +
+                      std::to_string(ps.argNo) + " (lane " +
+                      std::to_string(lane) + ")");
+        return nullptr;
+      }
+      return (uint8_t *)(uintptr_t)addr;
+    }
+  }
+  std::ostringstream os;
+  os << "out-of-bounds access through a pointer: " << bytes << " bytes at 0x"
+     << std::hex << addr << std::dec << " lie in no buffer of the launch (lane "
+     << lane << ")";
+  W.fail(I, os.str());
+  return nullptr;
+}
+void pointerLoadImpl(Wave &W, const Inst &I) {
+  const uint64_t *addr = W.slot(I.a);
+  for (uint64_t ex = W.exec; ex; ex &= ex - 1) {
+    unsigned l = firstLane(ex);
+    uint8_t *p = pointerTarget(W, I, addr[l], (uint32_t)I.i1, l);
+    if (!p)
+      return;
+    uint64_t v = 0;
+    std::memcpy(&v, p, (size_t)I.i1);
+    W.slot(I.d)[l] = v;
+  }
+}
+void pointerStoreImpl(Wave &W, const Inst &I) {
+  const uint64_t *addr = W.slot(I.a), *val = W.slot(I.b);
+  for (uint64_t ex = W.exec; ex; ex &= ex - 1) {
+    unsigned l = firstLane(ex);
+    uint8_t *p = pointerTarget(W, I, addr[l], (uint32_t)I.i1, l);
+    if (!p)
+      return;
+    std::memcpy(p, &val[l], (size_t)I.i1);
+  }
+}
+void pointerAtomicImpl(Wave &W, const Inst &I) {
+  const uint64_t *addr = W.slot(I.a), *val = W.slot(I.b);
+  const unsigned width = (unsigned)I.i1 * 8;
+  for (uint64_t ex = W.exec; ex; ex &= ex - 1) {
+    unsigned l = firstLane(ex);
+    uint8_t *p = pointerTarget(W, I, addr[l], (uint32_t)I.i1, l);
+    if (!p)
+      return;
+    uint64_t cur = 0;
+    std::memcpy(&cur, p, (size_t)I.i1);
+    uint64_t nv = applyAtomic(I.w, FK::F32, width, cur, val[l]);
+    std::memcpy(p, &nv, (size_t)I.i1);
+    W.slot(I.d)[l] = cur;
+  }
+}
+// A spin-wait's backoff: let the other workgroups run, whose writes the
+// spinning one waits for.
+void sleepImpl(Wave &W, const Inst &) { W.status = Status::Yield; }
+
 // generic_atomic_rmw: GABegin (push exec, pending mask; run the body for the
 // first pending lane) ... body ... GAEnd (store, next lane or finish).
 void gaLoadLane(Wave &W, const Inst &I, unsigned l) {
@@ -2128,6 +2206,11 @@ Handler nopH() { return nopImpl; }
 Handler loadH() { return loadImpl; }
 Handler storeH() { return storeImpl; }
 Handler atomicRmwH() { return atomicRmwImpl; }
+Handler alignedPointerH() { return alignedPointerImpl; }
+Handler pointerLoadH() { return pointerLoadImpl; }
+Handler pointerStoreH() { return pointerStoreImpl; }
+Handler pointerAtomicH() { return pointerAtomicImpl; }
+Handler sleepH() { return sleepImpl; }
 Handler gAtomicBeginH() { return gAtomicBeginImpl; }
 Handler gAtomicEndH() { return gAtomicEndImpl; }
 Handler dimH() { return dimImpl; }
@@ -2270,6 +2353,15 @@ std::string runKernel(const Kernel &K, const LaunchConfig &cfg,
   const uint64_t numWG = (uint64_t)cfg.grid[0] * cfg.grid[1] * cfg.grid[2];
   const uint64_t resident =
       std::max<uint64_t>(1, std::min<uint64_t>(cfg.maxResident, numWG));
+  // A grid barrier deadlocks unless every workgroup is resident; say so
+  // instead of spinning until the watchdog fires.
+  if (K.gridBarrier && numWG > cfg.maxResident)
+    return "kernel '" + K.name + "' synchronizes its whole grid " +
+           "(tessel.grid_barrier) but the launch has " + std::to_string(numWG) +
+           " workgroups, more than the " + std::to_string(cfg.maxResident) +
+           " the emulated device holds at once " +
+           "(LaunchOptions::maxResidentWorkgroups); size the grid by the " +
+           "device's occupancy";
   std::vector<std::unique_ptr<Workgroup>> slots(resident);
   uint64_t &nextWG = L.nextWG, total = 0;
   L.slots = &slots;

@@ -92,6 +92,9 @@ struct Kernel {
   unsigned waveSize = 64;
   bool hasKnownBlock = false;
   uint32_t knownBlock[3] = {1, 1, 1};
+  /// The kernel synchronizes its grid (`tessel.grid_barrier`): every
+  /// workgroup must be resident at once.
+  bool gridBarrier = false;
   std::vector<Inst> code;
   uint32_t numSlots = 0;
   uint32_t numMRefs = 0;
@@ -274,6 +277,12 @@ Handler
 bufLoadH(); // a mref, x aux idx(rank), b sgpr slot or -1 (i1), i0 idxOffset, n
 Handler bufStoreH();
 Handler bufAtomicH(); // w kind
+// global memory through !llvm.ptr<1> (addresses in i64 slots)
+Handler alignedPointerH(); // d <- base address of mref a
+Handler pointerLoadH();    // a address slot, d dst, i1 bytes
+Handler pointerStoreH();   // a address slot, b value, i1 bytes
+Handler pointerAtomicH();  // a address, b value, d old, w kind, i1 bytes
+Handler sleepH();          // a backoff: the workgroup gives its turn away
 // cross-lane
 Handler dppH();         // i0 kind, i1 arg, w row|bank<<4|bc<<8
 Handler swizzleBitsH(); // i0 and, i1 or, i2 xor

@@ -18,6 +18,11 @@ extern "C" {
 
 #define TESSEL_EMU_PLUGIN_ABI_VERSION 1
 
+/* Workgroups the emulator holds resident at once (interleaved round robin).
+ * A kernel with a grid barrier (tessel.grid_barrier) runs only on grids of
+ * at most this many workgroups; larger launches fail with an error. */
+#define TESSEL_EMU_MAX_RESIDENT_WORKGROUPS 64
+
 typedef struct tessel_emu_module tessel_emu_module;
 
 /* Returns TESSEL_EMU_PLUGIN_ABI_VERSION of the library. */

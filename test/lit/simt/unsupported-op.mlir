@@ -2,9 +2,10 @@
 // Checks that an op this distribution does not lower yet is reported by
 // name rather than silently dropped.
 
-// CHECK: failed to legalize operation 'tile.grid_barrier'
-tile.kernel @k(%x: !tile.ptr<i32>) {
+// CHECK: failed to legalize operation 'tile.topk'
+tile.kernel @k(%x: !tile.ptr<f32>, %y: !tile.ptr<i32>) {
   %c0 = arith.constant 0 : i64
-  tile.grid_barrier %x[%c0] : !tile.ptr<i32>, i64
+  %n = arith.constant 64 : i32
+  tile.topk %x[%c0], %n -> %y[%c0] {k = 8 : i32, chunk = 64 : i32} : !tile.ptr<f32>, !tile.ptr<i32>
   tile.return
 }

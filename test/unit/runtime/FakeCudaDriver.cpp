@@ -119,6 +119,12 @@ FAKE_API cuMemcpyDtoD_v2(unsigned long long d, unsigned long long s, size_t n) {
   memcpy(reinterpret_cast<void *>(d), reinterpret_cast<const void *>(s), n);
   return 0;
 }
+// An SM of 2048 threads and at most 32 blocks, whatever the kernel uses.
+FAKE_API cuOccupancyMaxActiveBlocksPerMultiprocessor(int *n, void *,
+                                                     int blockSize, size_t) {
+  *n = blockSize > 0 ? (2048 / blockSize < 32 ? 2048 / blockSize : 32) : 0;
+  return 0;
+}
 FAKE_API cuGetErrorString(int, const char **s) {
   *s = "fake driver error";
   return 0;

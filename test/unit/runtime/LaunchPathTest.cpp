@@ -146,6 +146,25 @@ int64_t ceilDiv(int64_t a, int64_t b) { return (a + b - 1) / b; }
 
 } // namespace
 
+// On CUDA the resident grid comes from the driver's occupancy calculator
+// (the fake driver's SM holds 2048 threads) times the SM count (132).
+TEST(LaunchPath, CudaResidentProgramsComeFromTheDriver) {
+  LaunchesFn launches;
+  tessel_context *ctx = fakeCudaContext(launches);
+  if (!ctx)
+    GTEST_SKIP() << "the fake CUDA driver is not the one bound";
+  tessel::Device *dev = nullptr;
+  ASSERT_FALSE(tessel::acquireDevice("cuda", 0, tessel::Config(), &dev));
+  tessel::BundleEntry e = ptxEntry(1, 4, 4); // 128 threads
+  void *fn = nullptr;
+  ASSERT_FALSE(dev->getFunction(e, &fn));
+  int64_t n = 0;
+  tessel::Status s = dev->maxResidentPrograms(e, fn, n);
+  ASSERT_FALSE(s) << s.message();
+  EXPECT_EQ(n, 2048 / 128 * 132);
+  tessel_context_destroy(ctx);
+}
+
 TEST(LaunchPath, SeenShapesAllocateNothing) {
   LaunchesFn launches = nullptr;
   tessel_context *ctx = fakeCudaContext(launches);

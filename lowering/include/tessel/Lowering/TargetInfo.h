@@ -165,6 +165,16 @@ public:
   virtual void emitAsyncBarrierWait(mlir::OpBuilder &b, mlir::Location loc,
                                     mlir::Value addr, mlir::Value parity) const;
 
+  // Grid-wide synchronisation (tile.grid_barrier).
+  /// The LLVM syncscope that spans every workgroup of a launch on one
+  /// device: "agent" on AMDGPU, "device" on NVPTX (which rejects "agent").
+  virtual llvm::StringRef deviceSyncScope() const = 0;
+  /// One pause of a spin-wait on memory that another workgroup writes
+  /// (s_sleep on AMD, nanosleep on NVIDIA), so that the spinning wave
+  /// leaves the memory system and its SIMD to the others.
+  virtual void emitSpinBackoff(mlir::OpBuilder &b,
+                               mlir::Location loc) const = 0;
+
   /// The fp8 e4m3 storage type of this target: f8E4M3FNUZ on gfx942 (max
   /// 240), f8E4M3FN on gfx950 and sm_90 (max 448).
   virtual mlir::Type fp8Type(mlir::MLIRContext *ctx) const = 0;

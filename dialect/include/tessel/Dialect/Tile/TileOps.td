@@ -625,10 +625,21 @@ def Tile_TopKOp : Tile_Op<"topk", [MemoryEffects<[MemRead, MemWrite]>]> {
 def Tile_GridBarrierOp : Tile_Op<"grid_barrier", [MemoryEffects<[MemRead, MemWrite]>]> {
   let summary = "Waits until every program of a persistent grid arrives";
   let description = [{
-    A software grid barrier on an i32 counter at `ptr[offset]`, which must
-    start at 0 and is left at 0 again (the workspace resets itself, so the
-    kernel is safe under graph capture). All programs of the grid must be
-    resident at once.
+    A software barrier over every program of the grid. Its workspace is
+    the two i32 words at `ptr[offset]` and `ptr[offset + 1]`: an arrival
+    count and a generation, both 0 before the first launch. Each barrier
+    leaves the count at 0 again and only advances the generation (which
+    may wrap), so the workspace needs no reset between barriers, launches
+    or graph replays. Every lane of every program must reach the op, and
+    all programs of the grid must be resident at once (size the grid by
+    occupancy); the emulator refuses a grid it cannot hold.
+
+    `convert-tile-to-simt` lowers it to a workgroup barrier, then, by one
+    lane of the program, a relaxed device-scope read of the generation, a
+    release fence and an atomic add on the count; the last arriver resets
+    the count and bumps the generation after an acq_rel fence, the others
+    spin on the generation with a backoff; an acquire fence and a second
+    workgroup barrier end it.
 
     ```mlir
     tile.grid_barrier %ws[%c0] : !tile.ptr<i32>, i64

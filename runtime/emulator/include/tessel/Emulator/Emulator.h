@@ -24,6 +24,8 @@
 #ifndef TESSEL_EMULATOR_EMULATOR_H
 #define TESSEL_EMULATOR_EMULATOR_H
 
+#include "tessel/emu_plugin.h"
+
 #include "mlir/IR/BuiltinOps.h"
 #include "llvm/ADT/ArrayRef.h"
 #include "llvm/ADT/StringRef.h"
@@ -49,8 +51,10 @@ struct LaunchOptions {
   /// Workgroups resident at once. They are scheduled round robin, switching
   /// when every wave of one is blocked at a barrier, done, or has taken
   /// `yieldBudget` loop back-edges. Persistent kernels that spin on flags set
-  /// by other workgroups need all of those workgroups resident.
-  unsigned maxResidentWorkgroups = 64;
+  /// by other workgroups need all of those workgroups resident: a kernel
+  /// with a grid barrier (`tessel.grid_barrier`) launched on more
+  /// workgroups than this fails at once.
+  unsigned maxResidentWorkgroups = TESSEL_EMU_MAX_RESIDENT_WORKGROUPS;
   int64_t yieldBudget = 1024;
   /// Total loop back-edges allowed in one launch (0 = no limit); exceeding it
   /// is reported as a probable deadlock.

@@ -2409,7 +2409,8 @@ struct ConvertTileToSimtPass
                  RelayoutPattern<TransposeOp>, PtrCastPattern, LoadPattern,
                  StorePattern, AtomicRMWPattern, ReducePattern, ScanPattern,
                  PrefixCountPattern, GatherPattern, HistogramPattern,
-                 HistogramAddPattern, BarrierPattern, AtomicCASPattern>(tc, ctx, state);
+                 HistogramAddPattern, BarrierPattern, AtomicCASPattern>(tc, ctx,
+                                                                        state);
     populateDotToSimtPatterns(tc, patterns, *info);
     populateSharedMemoryToSimtPatterns(tc, patterns, state);
     DotStagingContext staging;

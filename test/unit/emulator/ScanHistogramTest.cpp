@@ -326,8 +326,7 @@ void checkHistogramAdd(const std::string &target, std::vector<int32_t> x,
 }
 
 void runHistogramAdd(const std::string &target, int64_t n, int64_t chunks,
-                     int64_t bins, int32_t spread, bool masked,
-                     int64_t waves) {
+                     int64_t bins, int32_t spread, bool masked, int64_t waves) {
   SCOPED_TRACE(target + " " + std::to_string(chunks) + " chunks of " +
                std::to_string(n) + " keys, " + std::to_string(bins) +
                " bins, spread " + std::to_string(spread) +

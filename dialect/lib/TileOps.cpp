@@ -634,6 +634,21 @@ LogicalResult HistogramOp::verify() {
   return success();
 }
 
+LogicalResult HistogramAddOp::verify() {
+  MemDescType bins = getBins().getType();
+  if (bins.hasStages() || bins.getShape().size() != 1 ||
+      !bins.getElementType().isInteger(32))
+    return emitOpError("bins must be a 1-D i32 shared-memory tile without "
+                       "stages, got ")
+           << bins;
+  if (Value mask = getMask())
+    if (shapeOf(mask.getType()) != getKeys().getType().getShape())
+      return emitOpError("mask shape (")
+             << shapeStr(mask.getType()) << ") must match keys shape ("
+             << shapeStr(getKeys().getType()) << ")";
+  return success();
+}
+
 LogicalResult TopKOp::verify() {
   if (!getSrc().getType().getPointeeType().isF32())
     return emitOpError("source must be !tile.ptr<f32>, got ")

@@ -2070,18 +2070,67 @@ struct GatherPattern : public TilePattern<GatherOp> {
   }
 };
 
-/// tile.histogram into LDS bins: the workgroup zeroes the bins, every lane
-/// adds its keys with LDS atomics, and each lane reads back the bins its
-/// result slots hold. Where the target can, the lanes of a wave that hit one
-/// bin combine first, so that only the lowest of them adds their count: one
-/// atomic per distinct bin of the wave instead of one per lane.
-struct HistogramPattern : public TilePattern<HistogramOp> {
-  using TilePattern::TilePattern;
+/// Adds keys to LDS bins with atomics. Where the target can, the lanes of a
+/// wave that hit one bin combine first, so that only the lowest of them adds
+/// their count: one atomic per distinct bin of the wave instead of one per
+/// lane.
+class BinCounter {
+public:
+  BinCounter(const TargetInfo &target, KernelState &ks)
+      : target(target), ks(ks) {}
 
-  static FailureOr<LdsNeed> ldsNeed(HistogramOp op, const TargetInfo &) {
-    LdsNeed n;
-    n.bytes = op.getType().getNumElements() * 4;
-    return n;
+  /// Adds one to `lds[key]` for every element of `keysVec` (laid out as
+  /// `keys`, of element type `keyType`) in [0, bins) where `maskVec` (or
+  /// null) holds; each element is counted by one copy only.
+  void addKeys(OpBuilder &b, Location loc, const DistributedLayout &keys,
+               Type keyType, Value keysVec, Value maskVec, int64_t bins,
+               Value lds) const {
+    Type i32 = b.getI32Type();
+    Value limit = arith::ConstantIntOp::create(b, loc, keyType, bins);
+    Value owner = copyOwner(b, loc, keys);
+    for (int64_t s = 0; s < keys.getNumElems(); ++s) {
+      Value key = vector::ExtractOp::create(b, loc, keysVec, s);
+      // Unsigned: negative keys are out of range too.
+      Value valid =
+          arith::CmpIOp::create(b, loc, arith::CmpIPredicate::ult, key, limit);
+      if (maskVec)
+        valid = arith::AndIOp::create(
+            b, loc, valid, vector::ExtractOp::create(b, loc, maskVec, s));
+      if (owner)
+        valid = arith::AndIOp::create(b, loc, valid, owner);
+      // In range, so the bin fits i32; out-of-range keys are never used.
+      Value bin = key;
+      if (keyType.getIntOrFloatBitWidth() > 32)
+        bin = arith::TruncIOp::create(b, loc, i32, key);
+      else if (keyType.getIntOrFloatBitWidth() < 32)
+        bin = arith::ExtUIOp::create(b, loc, i32, key);
+      bin = arith::SelectOp::create(b, loc, valid, bin, i32Const(b, loc, 0));
+      emitAdd(b, loc, lds, bin, valid);
+    }
+  }
+
+private:
+  const TargetInfo &target;
+  KernelState &ks;
+
+  /// Keys that lanes or waves hold as copies (a tensor smaller than the
+  /// workgroup) are counted by one copy only: the lanes and waves whose
+  /// copy bits are all zero. Null when every element has one holder.
+  Value copyOwner(OpBuilder &b, Location loc,
+                  const DistributedLayout &keys) const {
+    Value owner;
+    auto addOwner = [&](Value id, int64_t copyBits) {
+      if (!copyBits)
+        return;
+      Value bits =
+          arith::AndIOp::create(b, loc, id, i32Const(b, loc, copyBits));
+      Value first = arith::CmpIOp::create(b, loc, arith::CmpIPredicate::eq,
+                                          bits, i32Const(b, loc, 0));
+      owner = owner ? arith::AndIOp::create(b, loc, owner, first) : first;
+    };
+    addOwner(ks.lane, keys.getLaneBroadcastMask());
+    addOwner(ks.wave, keys.getWaveBroadcastMask());
+    return owner;
   }
 
   /// Adds to `lds[bin]`, where `pred` holds, the number of lanes of the i64
@@ -2102,7 +2151,6 @@ struct HistogramPattern : public TilePattern<HistogramOp> {
   /// Adds one to `lds[bin]` for this lane when `valid` holds.
   void emitAdd(OpBuilder &b, Location loc, Value lds, Value bin,
                Value valid) const {
-    const TargetInfo &target = *state.target;
     if (target.hasMatchAny())
       return emitMatchAnyAdd(b, loc, lds, bin, valid);
     if (target.hasActiveBallot())
@@ -2113,11 +2161,11 @@ struct HistogramPattern : public TilePattern<HistogramOp> {
   /// Match-any: every lane learns the lanes holding its bin in one vote,
   /// and the lowest valid one adds their count, with no loop. Invalid lanes
   /// vote with -1, which no bin is (the bins fit in LDS), so they match
-  /// only each other and add nothing. The histogram's workgroup barriers
-  /// keep the whole wave converged here, so every lane votes.
+  /// only each other and add nothing. Every lane of the wave votes: the
+  /// histogram ops are reached by the whole workgroup (workgroup-uniform
+  /// control flow), and nothing here branches before the vote.
   void emitMatchAnyAdd(OpBuilder &b, Location loc, Value lds, Value bin,
                        Value valid) const {
-    const TargetInfo &target = *state.target;
     unsigned lanes = target.waveSize();
     Value wave = arith::ConstantIntOp::create(
         b, loc, b.getI64Type(), lanes >= 64 ? ~0ull : (1ull << lanes) - 1);
@@ -2137,7 +2185,6 @@ struct HistogramPattern : public TilePattern<HistogramOp> {
   /// leave the loop (one trip per distinct bin of the wave).
   void emitBallotLoopAdd(OpBuilder &b, Location loc, Value lds, Value bin,
                          Value valid) const {
-    const TargetInfo &target = *state.target;
     Type i1 = b.getI1Type(), i64 = b.getI64Type();
     auto loop = scf::WhileOp::create(b, loc, TypeRange{i1}, ValueRange{valid});
     Block *before = b.createBlock(&loop.getBefore(), {}, {i1}, {loc});
@@ -2163,6 +2210,19 @@ struct HistogramPattern : public TilePattern<HistogramOp> {
         b, loc, peer, arith::ConstantIntOp::create(b, loc, i1, 1));
     scf::YieldOp::create(b, loc, ValueRange{pending});
     b.setInsertionPointAfter(loop);
+  }
+};
+
+/// tile.histogram into LDS bins: the workgroup zeroes the bins, every lane
+/// adds its keys with LDS atomics (BinCounter), and each lane reads back the
+/// bins its result slots hold, with a barrier between each step.
+struct HistogramPattern : public TilePattern<HistogramOp> {
+  using TilePattern::TilePattern;
+
+  static FailureOr<LdsNeed> ldsNeed(HistogramOp op, const TargetInfo &) {
+    LdsNeed n;
+    n.bytes = op.getType().getNumElements() * 4;
+    return n;
   }
 
   LogicalResult
@@ -2210,47 +2270,9 @@ struct HistogramPattern : public TilePattern<HistogramOp> {
     }
     gpu::BarrierOp::create(rewriter, loc);
 
-    Type keyType = op.getKeys().getType().getElementType();
-    Value limit = arith::ConstantIntOp::create(rewriter, loc, keyType, bins);
-    // Keys that lanes or waves hold as copies (a tensor smaller than the
-    // workgroup) are counted by one copy only: the lanes and waves whose
-    // copy bits are all zero.
-    Value owner;
-    auto addOwner = [&](Value id, int64_t copyBits) {
-      if (!copyBits)
-        return;
-      Value bits = arith::AndIOp::create(rewriter, loc, id,
-                                         i32Const(rewriter, loc, copyBits));
-      Value first =
-          arith::CmpIOp::create(rewriter, loc, arith::CmpIPredicate::eq, bits,
-                                i32Const(rewriter, loc, 0));
-      owner =
-          owner ? arith::AndIOp::create(rewriter, loc, owner, first) : first;
-    };
-    addOwner(ks.lane, keys->getLaneBroadcastMask());
-    addOwner(ks.wave, keys->getWaveBroadcastMask());
-    for (int64_t s = 0; s < keys->getNumElems(); ++s) {
-      Value key =
-          vector::ExtractOp::create(rewriter, loc, adaptor.getKeys(), s);
-      // Unsigned: negative keys are out of range too.
-      Value valid = arith::CmpIOp::create(
-          rewriter, loc, arith::CmpIPredicate::ult, key, limit);
-      if (adaptor.getMask())
-        valid = arith::AndIOp::create(
-            rewriter, loc, valid,
-            vector::ExtractOp::create(rewriter, loc, adaptor.getMask(), s));
-      if (owner)
-        valid = arith::AndIOp::create(rewriter, loc, valid, owner);
-      // In range, so the bin fits i32; out-of-range keys are never used.
-      Value bin = key;
-      if (keyType.getIntOrFloatBitWidth() > 32)
-        bin = arith::TruncIOp::create(rewriter, loc, i32, key);
-      else if (keyType.getIntOrFloatBitWidth() < 32)
-        bin = arith::ExtUIOp::create(rewriter, loc, i32, key);
-      bin = arith::SelectOp::create(rewriter, loc, valid, bin,
-                                    i32Const(rewriter, loc, 0));
-      emitAdd(rewriter, loc, lds, bin, valid);
-    }
+    BinCounter(*state.target, ks)
+        .addKeys(rewriter, loc, *keys, op.getKeys().getType().getElementType(),
+                 adaptor.getKeys(), adaptor.getMask(), bins, lds);
     gpu::BarrierOp::create(rewriter, loc);
 
     SmallVector<Value> base = laneBase(rewriter, loc, *res, ks.lane, ks.wave);
@@ -2262,6 +2284,41 @@ struct HistogramPattern : public TilePattern<HistogramOp> {
     }
     rewriter.replaceOpWithNewOp<vector::FromElementsOp>(
         op, getTypeConverter()->convertType(op.getType()), out);
+    return success();
+  }
+};
+
+/// tile.histogram_add: only the atomics into the bins' LDS words, with no
+/// barrier (the adds commute; readers wait at a tile.barrier).
+struct HistogramAddPattern : public TilePattern<HistogramAddOp> {
+  using TilePattern::TilePattern;
+
+  LogicalResult
+  matchAndRewrite(HistogramAddOp op, OpAdaptor adaptor,
+                  ConversionPatternRewriter &rewriter) const override {
+    auto keys = layoutOf(op, op.getKeys().getType());
+    if (failed(keys))
+      return failure();
+    int64_t bins = op.getBins().getType().getTileElems();
+    Value lds = state.ldsView(rewriter, op, adaptor.getBins(),
+                              rewriter.getI32Type(), bins);
+    BinCounter(*state.target, state.of(op))
+        .addKeys(rewriter, op.getLoc(), *keys,
+                 op.getKeys().getType().getElementType(), adaptor.getKeys(),
+                 adaptor.getMask(), bins, lds);
+    rewriter.eraseOp(op);
+    return success();
+  }
+};
+
+/// tile.barrier: the workgroup barrier.
+struct BarrierPattern : public TilePattern<BarrierOp> {
+  using TilePattern::TilePattern;
+
+  LogicalResult
+  matchAndRewrite(BarrierOp op, OpAdaptor,
+                  ConversionPatternRewriter &rewriter) const override {
+    rewriter.replaceOpWithNewOp<gpu::BarrierOp>(op);
     return success();
   }
 };
@@ -2353,7 +2410,8 @@ struct ConvertTileToSimtPass
                  RelayoutPattern<TransposeOp>, PtrCastPattern, LoadPattern,
                  StorePattern, AtomicRMWPattern, ReducePattern, ScanPattern,
                  PrefixCountPattern, GatherPattern, HistogramPattern,
-                 AtomicCASPattern>(tc, ctx, state);
+                 HistogramAddPattern, BarrierPattern, AtomicCASPattern>(tc, ctx,
+                                                                        state);
     populateDotToSimtPatterns(tc, patterns, *info);
     populateSharedMemoryToSimtPatterns(tc, patterns, state);
     populateGridBarrierToSimtPatterns(tc, patterns, state);

@@ -51,7 +51,8 @@ constexpr Digit kDigits[] = {{21, 0x7ff}, {10, 0x7ff}, {0, 0x3ff}};
 constexpr int64_t kMaxCandidates = 4096;
 
 /// LDS kept back from the candidate buffer for the expansion's other
-/// buffers: the histogram's bins (8 KiB) and the scratch of the scans,
+/// buffers: the histogram's bins (8 KiB, a tile.local_alloc live over the
+/// chunk loop, then dead before the scan) and the scratch of the scans,
 /// reductions and prefix counts (under 1 KiB today), with room to spare.
 constexpr int64_t kReservedLdsBytes = 16 * 1024;
 
@@ -349,22 +350,25 @@ private:
     return sel.getResult(0);
   }
 
-  /// Histogram of the candidates' digits over the source.
+  /// Histogram of the candidates' digits over the source, accumulated in
+  /// LDS bins: zeroed once (the store's barriers order it after earlier
+  /// reads), then only atomics per chunk, so that no wave waits for another
+  /// inside the loop; one barrier before the bins are read back.
   Value histogram(Source src, const State &s, Value shift, Value mask) {
     Value zero = arith::ConstantOp::create(
         b, loc,
         DenseElementsAttr::get(vec(kBins, i32), b.getI32IntegerAttr(0)));
-    auto loop =
-        scf::ForOp::create(b, loc, c(0), trips(src), c(1), ValueRange{zero});
-    OpBuilder::InsertionGuard g(b);
-    b.setInsertionPointToStart(loop.getBody());
-    Chunk ch = loadPiece(src, loop.getInductionVar());
-    DigitView dv = viewDigit(ch, s.prefix, s.prefixMask, shift, mask);
-    Value h =
-        HistogramOp::create(b, loc, vec(kBins, i32), dv.digit, dv.candidate);
-    Value acc = arith::AddIOp::create(b, loc, loop.getRegionIterArg(0), h);
-    scf::YieldOp::create(b, loc, acc);
-    return loop.getResult(0);
+    Value bins = LocalAllocOp::create(b, loc, shared1d({kBins}), zero);
+    auto loop = scf::ForOp::create(b, loc, c(0), trips(src), c(1));
+    {
+      OpBuilder::InsertionGuard g(b);
+      b.setInsertionPointToStart(loop.getBody());
+      Chunk ch = loadPiece(src, loop.getInductionVar());
+      DigitView dv = viewDigit(ch, s.prefix, s.prefixMask, shift, mask);
+      HistogramAddOp::create(b, loc, dv.digit, dv.candidate, bins);
+    }
+    BarrierOp::create(b, loc);
+    return LocalLoadOp::create(b, loc, vec(kBins, i32), bins);
   }
 
   struct Threshold {

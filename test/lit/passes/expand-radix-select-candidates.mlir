@@ -28,19 +28,23 @@
 // CHECK: scf.if %[[BUF]] -> (tensor<2048xi32>) {
 // CHECK: %[[UP:.+]] = arith.addi %[[COUNT]], %c4095
 // CHECK: %[[PIECES:.+]] = arith.divui %[[UP]], %c4096
-// CHECK: scf.for %[[P:.+]] = %{{.+}} to %[[PIECES]] {{.+}} -> (tensor<2048xi32>)
+// CHECK: scf.for %[[P:.+]] = %{{.+}} to %[[PIECES]] step %{{.+}} : i32 {
 // CHECK-NOT: tile.load
 // CHECK: tile.memdesc_index %[[KEYS]][%[[P]]]
 // CHECK: tile.local_load
 // CHECK: tile.memdesc_index %[[COLS]][%[[P]]]
 // CHECK: tile.local_load
 // CHECK-NOT: tile.load
-// CHECK: tile.histogram
+// CHECK: tile.histogram_add
+// CHECK: tile.barrier
+// CHECK: tile.local_load %{{.+}} -> tensor<2048xi32>
 // ... or from the row.
 // CHECK: } else {
 // CHECK: scf.for
 // CHECK: tile.load %{{.+}} mask(%{{.+}} : tensor<4096xi1>) : !tile.ptr<f32>, tensor<4096xi64> -> tensor<4096xf32>
-// CHECK: tile.histogram
+// CHECK: tile.histogram_add
+// CHECK: tile.barrier
+// CHECK: tile.local_load %{{.+}} -> tensor<2048xi32>
 //
 // The write pass: from the buffer ...
 // CHECK: %[[BUF2:.+]] = arith.cmpi sge, %[[COUNT]], %c0{{.*}} : i32

@@ -2,7 +2,8 @@
 // Checks that tile.topk becomes a radix select in tile ops (here without
 // the LDS candidate buffer, so every digit reads the row): short rows
 // written as 0..n-1 then -1, and otherwise, per digit, a histogram of the
-// candidates' digits over 2048 bins, a suffix (reverse) scan of it, the
+// candidates' digits over 2048 bins (zeroed LDS bins, a chunk loop that
+// only adds to them, a barrier, one read), a suffix (reverse) scan of it, the
 // threshold bin by a max reduction, and the selected positions stored at
 // offsets from ballot prefix counts of the selection (tile.prefix_count),
 // not from scans.
@@ -16,11 +17,17 @@
 // CHECK: tile.store
 // CHECK: } else {
 // CHECK: scf.for {{.+}} -> (i32, i32, i32, i32, i1, i32) : i32 {
-// CHECK: scf.for {{.+}} -> (tensor<2048xi32>) : i32 {
+// CHECK: %[[Z:.+]] = arith.constant dense<0> : tensor<2048xi32>
+// CHECK: %[[BINS:.+]] = tile.local_alloc(%[[Z]] : tensor<2048xi32>) : !tile.memdesc<2048xi32,
+// CHECK: scf.for %{{.+}} = %{{.+}} to %{{.+}} step %{{.+}} : i32 {
 // CHECK: tile.load %{{.+}} mask(%{{.+}} : tensor<1024xi1>) : !tile.ptr<f32>, tensor<1024xi64> -> tensor<1024xf32>
 // CHECK: arith.bitcast %{{.+}} : tensor<1024xf32> to tensor<1024xi32>
-// CHECK: tile.histogram %{{.+}} mask(%{{.+}} : tensor<1024xi1>) : tensor<1024xi32> -> tensor<2048xi32>
-// CHECK: tile.scan add %{{.+}}, 0 {reverse} : tensor<2048xi32>
+// CHECK-NOT: tile.barrier
+// CHECK: tile.histogram_add %{{.+}} mask(%{{.+}} : tensor<1024xi1>) into %[[BINS]] : tensor<1024xi32>, !tile.memdesc<2048xi32, {{.+}}>{{$}}
+// CHECK-NEXT: }
+// CHECK-NEXT: tile.barrier
+// CHECK-NEXT: %[[H:.+]] = tile.local_load %[[BINS]] : !tile.memdesc<2048xi32, {{.+}}> -> tensor<2048xi32>
+// CHECK: tile.scan add %[[H]], 0 {reverse} : tensor<2048xi32>
 // CHECK: tile.reduce max %{{.+}}, 0 : tensor<2048xi32> -> i32
 // CHECK: scf.for {{.+}} -> (i32, i32) : i32 {
 // CHECK-NOT: {exclusive}

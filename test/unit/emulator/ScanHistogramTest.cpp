@@ -9,7 +9,10 @@
 // past the bins), with a mask, and with many or few distinct bins per wave
 // (the lowering combines the lanes of a bin: by a ballot loop on AMD, by
 // match.any on sm_90), and with the lanes of each wave tied on few bins;
-// tile.atomic_cas with many lanes racing for one word.
+// tile.histogram_add accumulating the chunks of a longer array into zeroed
+// LDS bins over a loop (no barrier between chunks), read back after a
+// tile.barrier, with the same kinds of keys; tile.atomic_cas with many
+// lanes racing for one word.
 //
 //===----------------------------------------------------------------------===//
 #include "TileKernel.h"
@@ -247,6 +250,131 @@ TEST(Histogram, FewerKeysThanLanes) {
   for (const char *t : {"gfx942", "sm_90"}) {
     runHistogram(t, 64, 256, 300, false, 8);
     runHistogram(t, 32, 64, 70, true, 4);
+  }
+}
+
+// ---- histograms accumulated in LDS -------------------------------------
+
+/// A loop over `chunks` chunks of `n` keys that adds each chunk into LDS
+/// bins zeroed once (with `masked`, only keys at positions below %limit),
+/// then a barrier and the bins read back and stored.
+std::string histAddKernel(int64_t n, int64_t chunks, int64_t bins, bool masked,
+                          int64_t waves) {
+  std::string t = "tensor<" + std::to_string(n) + "xi32>";
+  std::string tb = "tensor<" + std::to_string(bins) + "xi32>";
+  std::string mem = "!tile.memdesc<" + std::to_string(bins) +
+                    "xi32, #tile.shared<{vec = 1, perPhase = 1, maxPhase = 1, "
+                    "order = [0]}>>";
+  std::string ir = "tile.kernel @h(%x: !tile.ptr<i32>, %y: !tile.ptr<i32>, "
+                   "%limit: i32)" +
+                   knobs(waves) + " {\n";
+  ir += "  %z = arith.constant dense<0> : " + tb + "\n";
+  ir += "  %bins = tile.local_alloc(%z : " + tb + ") : " + mem + "\n";
+  ir += "  %r = tile.range 0 to " + std::to_string(n) + " : " + t + "\n";
+  ir += "  %c0 = arith.constant 0 : i32\n";
+  ir += "  %c1 = arith.constant 1 : i32\n";
+  ir += "  %cc = arith.constant " + std::to_string(chunks) + " : i32\n";
+  ir += "  %cn = arith.constant " + std::to_string(n) + " : i32\n";
+  ir += "  scf.for %i = %c0 to %cc step %c1 : i32 {\n";
+  ir += "    %first = arith.muli %i, %cn : i32\n";
+  ir += "    %fs = tile.splat %first : i32 -> " + t + "\n";
+  ir += "    %o = arith.addi %r, %fs : " + t + "\n";
+  ir += "    %v = tile.load %x[%o] : !tile.ptr<i32>, " + t + " -> " + t + "\n";
+  std::string mask;
+  if (masked) {
+    ir += "    %l = tile.splat %limit : i32 -> " + t + "\n";
+    ir += "    %m = arith.cmpi slt, %o, %l : " + t + "\n";
+    mask = " mask(%m : tensor<" + std::to_string(n) + "xi1>)";
+  }
+  ir += "    tile.histogram_add %v" + mask + " into %bins : " + t + ", " + mem +
+        "\n  }\n";
+  ir += "  tile.barrier\n";
+  ir += "  %h = tile.local_load %bins : " + mem + " -> " + tb + "\n";
+  ir += "  %b = tile.range 0 to " + std::to_string(bins) + " : " + tb + "\n";
+  ir += "  tile.store %h, %y[%b] : " + tb + ", !tile.ptr<i32>, " + tb +
+        "\n  tile.return\n}\n";
+  return ir;
+}
+
+/// Adds the keys `x`, in chunks of `n`, into `bins` bins (counting only the
+/// first 3/4 of the keys when `masked`) and compares the bins with a direct
+/// count of the whole array.
+void checkHistogramAdd(const std::string &target, std::vector<int32_t> x,
+                       int64_t n, int64_t bins, bool masked, int64_t waves) {
+  int64_t total = (int64_t)x.size();
+  ASSERT_EQ(total % n, 0);
+  std::string name;
+  Dim3 block{};
+  auto emu = lower(histAddKernel(n, total / n, bins, masked, waves), target,
+                   name, block);
+  ASSERT_TRUE(emu);
+  std::vector<int32_t> y(bins, 0x5a5a5a5a);
+  int32_t limit = (int32_t)(total * 3 / 4);
+  std::vector<int32_t> want(bins, 0);
+  for (int64_t i = 0; i < total; ++i)
+    if ((!masked || i < limit) && x[i] >= 0 && x[i] < bins)
+      ++want[x[i]];
+  EXPECT_OK(emu->launchArgs(name, {1, 1, 1}, block,
+                            {KernelArg::buffer(x.data(), total),
+                             KernelArg::buffer(y.data(), bins),
+                             KernelArg::i32(limit)}));
+  int bad = 0;
+  for (int64_t b = 0; b < bins; ++b)
+    if (y[b] != want[b] && bad++ < 5)
+      ADD_FAILURE() << "bin " << b << ": " << y[b] << ", expected " << want[b];
+  EXPECT_EQ(bad, 0);
+}
+
+void runHistogramAdd(const std::string &target, int64_t n, int64_t chunks,
+                     int64_t bins, int32_t spread, bool masked, int64_t waves) {
+  SCOPED_TRACE(target + " " + std::to_string(chunks) + " chunks of " +
+               std::to_string(n) + " keys, " + std::to_string(bins) +
+               " bins, spread " + std::to_string(spread) +
+               (masked ? " masked" : "") + " waves " + std::to_string(waves));
+  std::mt19937 rng(11);
+  // Keys from -3 to spread + 2: some negative, some past the bins.
+  std::uniform_int_distribution<int32_t> d(-3, spread + 2);
+  std::vector<int32_t> x(n * chunks);
+  for (int32_t &v : x)
+    v = d(rng);
+  checkHistogramAdd(target, x, n, bins, masked, waves);
+}
+
+// Several chunks add into the same bins: each bin ends with the count of
+// the whole array, out-of-range keys left out, with and without a mask
+// that ends inside a chunk (the last chunks are partly or wholly off).
+TEST(HistogramAdd, AccumulatesOverChunks) {
+  for (const char *t : {"gfx942", "gfx950", "sm_90"}) {
+    runHistogramAdd(t, 512, 5, 256, 300, /*masked=*/false, 2);
+    runHistogramAdd(t, 512, 5, 256, 300, /*masked=*/true, 2);
+  }
+}
+
+// Few distinct keys per wave (the lanes of a bin combine before the
+// atomic) and more bins than lanes, over the 2048 bins of radix select.
+TEST(HistogramAdd, FewBinsAndManyBins) {
+  for (const char *t : {"gfx942", "gfx950", "sm_90"}) {
+    runHistogramAdd(t, 1024, 3, 2048, 4, /*masked=*/true, 4);
+    runHistogramAdd(t, 256, 4, 2048, 2100, /*masked=*/false, 4);
+  }
+}
+
+// Every wave's lanes tie on a few bins, bin 0 among them, beside keys that
+// are not counted (negative, past the bins, masked off), in every chunk:
+// the uncounted lanes must not join a bin's count, and the counts of one
+// bin from several chunks add up.
+TEST(HistogramAdd, TiedKeysOfAWave) {
+  std::vector<int32_t> tied(1024);
+  for (int i = 0; i < 1024; ++i) {
+    const int32_t pattern[8] = {0, 0, 0, 5, 5, 63, -1, 64 + i % 3};
+    tied[i] = pattern[i % 8];
+  }
+  for (const char *t : {"gfx942", "gfx950", "sm_90", "sm_90a"}) {
+    SCOPED_TRACE(t);
+    checkHistogramAdd(t, tied, 256, 64, /*masked=*/true, 2);
+    checkHistogramAdd(t, tied, 128, 64, /*masked=*/false, 4);
+    checkHistogramAdd(t, std::vector<int32_t>(512, 7), 128, 16,
+                      /*masked=*/false, 2);
   }
 }
 

@@ -59,9 +59,14 @@ def TileExpandRadixSelect : Pass<"tile-expand-radix-select", "::mlir::ModuleOp">
       +0.0, negative values are inverted and the others get the top bit.
     - Rows with `n <= k` write `0..n-1` and then `-1`.
     - Otherwise three digits, bits [21, 32), [10, 21) and [0, 10) of the
-      key. For each: a pass over the row builds the `tile.histogram`
-      (2048 bins) of the digit of the candidates (the elements whose
-      higher digits equal the threshold bins chosen so far); a suffix
+      key. For each: a pass over the row builds the histogram (2048 bins)
+      of the digit of the candidates (the elements whose higher digits
+      equal the threshold bins chosen so far) in LDS: the bins are a
+      `tile.local_alloc` zeroed once, each chunk only adds to them
+      (`tile.histogram_add`, no barrier, so waves run ahead and keep their
+      loads in flight), and after the loop one `tile.barrier` and a
+      `tile.local_load` give the counts (the next digit's zeroing store
+      waits, by its own barrier, for these reads); a suffix
       `tile.scan {reverse}` gives, per bin, the candidates at or above it;
       the threshold bin is the largest bin whose suffix count reaches the
       number still needed (`tile.reduce max`). A second pass writes the
@@ -101,7 +106,7 @@ def TileExpandRadixSelect : Pass<"tile-expand-radix-select", "::mlir::ModuleOp">
       (`TargetInfo::ldsBytesPerWorkgroup`, from the `target` option or the
       module's `tessel.target`): the largest power of two of pairs, at most
       4096, whose 8 bytes each fit beside 16 KiB kept for the histogram's
-      bins and the scans' scratch and, with `sorted`, the 8k bytes of the
+      bins (8 KiB, dead before the scan) and the scans' scratch and, with `sorted`, the 8k bytes of the
       sort's pairs. That is 4096 on gfx942 and gfx950 and 4096 on sm_90
       (2048 with `sorted` and k = 2048). `candidates=0` turns the buffer
       off (every digit reads the row); another power of two overrides the
@@ -185,22 +190,26 @@ def TileExpandRadixSelect : Pass<"tile-expand-radix-select", "::mlir::ModuleOp">
         %s:6 = scf.if %done -> ... { scf.yield ... } else {
           %buffered = arith.cmpi sge, %count, %c0 : i32
           %h = scf.if %buffered -> (tensor<2048xi32>) {
-            %hb = scf.for %c = %c0 to %pieces ... {
+            %bb = tile.local_alloc (%zeros : tensor<2048xi32>) : !tile.memdesc<2048xi32, #shared>
+            scf.for %c = %c0 to %pieces step %c1 : i32 {
               %stage = tile.memdesc_index %ckeys[%c] : ... -> !tile.memdesc<4096xi32, #shared>
               %key = tile.local_load %stage : ... -> tensor<4096xi32>
               ... candidate mask (position < %count, prefix match), digit ...
-              %hc = tile.histogram %digit mask(%cand : tensor<4096xi1>) ...
+              tile.histogram_add %digit mask(%cand : tensor<4096xi1>) into %bb ...
             }
+            tile.barrier
+            %hb = tile.local_load %bb : !tile.memdesc<2048xi32, #shared> -> tensor<2048xi32>
             scf.yield %hb : tensor<2048xi32>
           } else {
-            %hr = scf.for %c = %c0 to %chunks ... iter_args(%acc = %zeros) -> (tensor<2048xi32>) {
+            %br = tile.local_alloc (%zeros : tensor<2048xi32>) : !tile.memdesc<2048xi32, #shared>
+            scf.for %c = %c0 to %chunks step %c1 : i32 {
               %v = tile.load %x[%offs] mask(%in_row : tensor<4096xi1>) ...
               ... keys, candidate mask, digit ...
-              %hc = tile.histogram %digit mask(%cand : tensor<4096xi1>)
-                  : tensor<4096xi32> -> tensor<2048xi32>
-              %acc1 = arith.addi %acc, %hc : tensor<2048xi32>
-              scf.yield %acc1 : tensor<2048xi32>
+              tile.histogram_add %digit mask(%cand : tensor<4096xi1>) into %br
+                  : tensor<4096xi32>, !tile.memdesc<2048xi32, #shared>
             }
+            tile.barrier
+            %hr = tile.local_load %br : !tile.memdesc<2048xi32, #shared> -> tensor<2048xi32>
             scf.yield %hr : tensor<2048xi32>
           }
           %suffix = tile.scan add %h, 0 {reverse} : tensor<2048xi32>

@@ -586,6 +586,55 @@ def Tile_HistogramOp : Tile_Op<"histogram", [Pure]> {
   let hasVerifier = 1;
 }
 
+def Tile_HistogramAddOp : Tile_Op<"histogram_add", [
+    MemoryEffects<[MemRead, MemWrite]>]> {
+  let summary = "Adds the counts of keys per bin to a shared-memory histogram";
+  let description = [{
+    For every element of `keys` (where `mask` is true) whose value `b` lies
+    in [0, bins), adds one to `bins[b]`, where `bins` is a 1-D i32 tile in
+    shared memory without stages. Keys outside the range are not counted.
+    Repeated calls accumulate, so a histogram over many chunks costs only
+    the atomics per chunk; the caller zeroes the bins once (a
+    `tile.local_alloc` with an initial value or a `tile.local_store`, whose
+    barriers order the zeroing after earlier reads).
+
+    Unlike `tile.atomic_rmw` on a shared-memory tile, the op inserts no
+    barrier: its adds are workgroup atomics, which commute, and a wave may
+    run ahead into the next chunk. A reader of `bins` must come after a
+    `tile.barrier`. The lanes of a wave that hit one bin combine first where
+    the target can, so that one atomic per distinct bin of the wave is
+    issued.
+
+    ```mlir
+    tile.histogram_add %digits mask(%m : tensor<1024xi1>) into %bins
+        : tensor<1024xi32>, !tile.memdesc<2048xi32, #shared1d>
+    ```
+  }];
+  let arguments = (ins Tile_IntTensor:$keys,
+                       Optional<StaticShapeTensorOf<[I1]>>:$mask,
+                       Tile_MemDescType:$bins);
+  let assemblyFormat = [{
+    $keys (`mask` `(` $mask^ `:` type($mask) `)`)? `into` $bins attr-dict
+    `:` type($keys) `,` qualified(type($bins))
+  }];
+  let hasVerifier = 1;
+}
+
+def Tile_BarrierOp : Tile_Op<"barrier", [MemoryEffects<[MemRead, MemWrite]>]> {
+  let summary = "Waits for every wave of the workgroup (orders shared memory)";
+  let description = [{
+    A workgroup barrier: the shared-memory accesses of every wave before it
+    complete before any wave's accesses after it. The shared-memory ops put
+    their own barriers (see `tile.local_store`); this one is for the ops
+    that do not, such as `tile.histogram_add` before its bins are read.
+
+    ```mlir
+    tile.barrier
+    ```
+  }];
+  let assemblyFormat = "attr-dict";
+}
+
 def Tile_TopKOp : Tile_Op<"topk", [MemoryEffects<[MemRead, MemWrite]>]> {
   let summary = "Writes the indices of the k largest of a row's first n values (radix select)";
   let description = [{

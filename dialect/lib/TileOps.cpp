@@ -623,15 +623,21 @@ LogicalResult GatherOp::verify() {
   return success();
 }
 
+/// A histogram's optional mask has its keys' shape.
+template <typename HistOp>
+static LogicalResult verifyHistogramMask(HistOp op) {
+  if (Value mask = op.getMask())
+    if (shapeOf(mask.getType()) != op.getKeys().getType().getShape())
+      return op.emitOpError("mask shape (")
+             << shapeStr(mask.getType()) << ") must match keys shape ("
+             << shapeStr(op.getKeys().getType()) << ")";
+  return success();
+}
+
 LogicalResult HistogramOp::verify() {
   if (getType().getRank() != 1 || getType().getDimSize(0) < 1)
     return emitOpError("result must be a 1-D tensor of at least one bin");
-  if (Value mask = getMask())
-    if (shapeOf(mask.getType()) != getKeys().getType().getShape())
-      return emitOpError("mask shape (")
-             << shapeStr(mask.getType()) << ") must match keys shape ("
-             << shapeStr(getKeys().getType()) << ")";
-  return success();
+  return verifyHistogramMask(*this);
 }
 
 LogicalResult HistogramAddOp::verify() {
@@ -641,12 +647,7 @@ LogicalResult HistogramAddOp::verify() {
     return emitOpError("bins must be a 1-D i32 shared-memory tile without "
                        "stages, got ")
            << bins;
-  if (Value mask = getMask())
-    if (shapeOf(mask.getType()) != getKeys().getType().getShape())
-      return emitOpError("mask shape (")
-             << shapeStr(mask.getType()) << ") must match keys shape ("
-             << shapeStr(getKeys().getType()) << ")";
-  return success();
+  return verifyHistogramMask(*this);
 }
 
 LogicalResult TopKOp::verify() {

@@ -166,6 +166,29 @@ std::string histKernel(int64_t n, int64_t bins, bool masked, int64_t waves) {
   return ir;
 }
 
+/// Launches one program of `name` over the keys `x` (the first 3/4 of them
+/// counted when `masked`) and compares its `bins` with a direct count.
+template <typename Emu>
+void expectBinsCountKeys(Emu &emu, const std::string &name, Dim3 block,
+                         std::vector<int32_t> &x, int64_t bins, bool masked) {
+  int64_t n = (int64_t)x.size();
+  std::vector<int32_t> y(bins, 0x5a5a5a5a);
+  int32_t limit = (int32_t)(n * 3 / 4);
+  std::vector<int32_t> want(bins, 0);
+  for (int64_t i = 0; i < n; ++i)
+    if ((!masked || i < limit) && x[i] >= 0 && x[i] < bins)
+      ++want[x[i]];
+  EXPECT_OK(emu.launchArgs(name, {1, 1, 1}, block,
+                           {KernelArg::buffer(x.data(), n),
+                            KernelArg::buffer(y.data(), bins),
+                            KernelArg::i32(limit)}));
+  int bad = 0;
+  for (int64_t b = 0; b < bins; ++b)
+    if (y[b] != want[b] && bad++ < 5)
+      ADD_FAILURE() << "bin " << b << ": " << y[b] << ", expected " << want[b];
+  EXPECT_EQ(bad, 0);
+}
+
 /// Runs the histogram of `x` into `bins` bins (counting only the first
 /// 3/4 of the keys when `masked`) and compares it with a direct count.
 void checkHistogram(const std::string &target, std::vector<int32_t> x,
@@ -175,21 +198,7 @@ void checkHistogram(const std::string &target, std::vector<int32_t> x,
   Dim3 block{};
   auto emu = lower(histKernel(n, bins, masked, waves), target, name, block);
   ASSERT_TRUE(emu);
-  std::vector<int32_t> y(bins, 0x5a5a5a5a);
-  int32_t limit = (int32_t)(n * 3 / 4);
-  std::vector<int32_t> want(bins, 0);
-  for (int64_t i = 0; i < n; ++i)
-    if ((!masked || i < limit) && x[i] >= 0 && x[i] < bins)
-      ++want[x[i]];
-  EXPECT_OK(emu->launchArgs(name, {1, 1, 1}, block,
-                            {KernelArg::buffer(x.data(), n),
-                             KernelArg::buffer(y.data(), bins),
-                             KernelArg::i32(limit)}));
-  int bad = 0;
-  for (int64_t b = 0; b < bins; ++b)
-    if (y[b] != want[b] && bad++ < 5)
-      ADD_FAILURE() << "bin " << b << ": " << y[b] << ", expected " << want[b];
-  EXPECT_EQ(bad, 0);
+  expectBinsCountKeys(*emu, name, block, x, bins, masked);
 }
 
 void runHistogram(const std::string &target, int64_t n, int64_t bins,
@@ -308,21 +317,7 @@ void checkHistogramAdd(const std::string &target, std::vector<int32_t> x,
   auto emu = lower(histAddKernel(n, total / n, bins, masked, waves), target,
                    name, block);
   ASSERT_TRUE(emu);
-  std::vector<int32_t> y(bins, 0x5a5a5a5a);
-  int32_t limit = (int32_t)(total * 3 / 4);
-  std::vector<int32_t> want(bins, 0);
-  for (int64_t i = 0; i < total; ++i)
-    if ((!masked || i < limit) && x[i] >= 0 && x[i] < bins)
-      ++want[x[i]];
-  EXPECT_OK(emu->launchArgs(name, {1, 1, 1}, block,
-                            {KernelArg::buffer(x.data(), total),
-                             KernelArg::buffer(y.data(), bins),
-                             KernelArg::i32(limit)}));
-  int bad = 0;
-  for (int64_t b = 0; b < bins; ++b)
-    if (y[b] != want[b] && bad++ < 5)
-      ADD_FAILURE() << "bin " << b << ": " << y[b] << ", expected " << want[b];
-  EXPECT_EQ(bad, 0);
+  expectBinsCountKeys(*emu, name, block, x, bins, masked);
 }
 
 void runHistogramAdd(const std::string &target, int64_t n, int64_t chunks,

@@ -227,17 +227,24 @@ TEST(Histogram, FewBinsCombineInAWave) {
     runHistogram(t, 2048, 2048, 4, false, 8);
 }
 
+/// 1024 keys whose every run of 8 lanes ties on bins 0, 5 and 63 beside a
+/// negative key and one past 64 bins.
+std::vector<int32_t> tiedKeysOfAWave() {
+  std::vector<int32_t> tied(1024);
+  for (int i = 0; i < 1024; ++i) {
+    const int32_t pattern[8] = {0, 0, 0, 5, 5, 63, -1, 64 + i % 3};
+    tied[i] = pattern[i % 8];
+  }
+  return tied;
+}
+
 // Every wave's lanes tie on a few bins, bin 0 among them, beside keys that
 // are not counted (negative, past the bins, masked off): on targets that
 // combine a bin's lanes before the atomic, the uncounted lanes must not
 // join any bin's count (bin 0 in particular). Then all keys of the tile
 // in one bin.
 TEST(Histogram, TiedKeysOfAWave) {
-  std::vector<int32_t> tied(1024);
-  for (int i = 0; i < 1024; ++i) {
-    const int32_t pattern[8] = {0, 0, 0, 5, 5, 63, -1, 64 + i % 3};
-    tied[i] = pattern[i % 8];
-  }
+  std::vector<int32_t> tied = tiedKeysOfAWave();
   for (const char *t : {"gfx942", "gfx950", "sm_90", "sm_90a"}) {
     SCOPED_TRACE(t);
     checkHistogram(t, tied, 64, /*masked=*/true, 4);
@@ -359,11 +366,7 @@ TEST(HistogramAdd, FewBinsAndManyBins) {
 // the uncounted lanes must not join a bin's count, and the counts of one
 // bin from several chunks add up.
 TEST(HistogramAdd, TiedKeysOfAWave) {
-  std::vector<int32_t> tied(1024);
-  for (int i = 0; i < 1024; ++i) {
-    const int32_t pattern[8] = {0, 0, 0, 5, 5, 63, -1, 64 + i % 3};
-    tied[i] = pattern[i % 8];
-  }
+  std::vector<int32_t> tied = tiedKeysOfAWave();
   for (const char *t : {"gfx942", "gfx950", "sm_90", "sm_90a"}) {
     SCOPED_TRACE(t);
     checkHistogramAdd(t, tied, 256, 64, /*masked=*/true, 2);

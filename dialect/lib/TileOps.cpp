@@ -667,6 +667,9 @@ LogicalResult TopKOp::verify() {
   // two.
   if (getSorted() && !llvm::isPowerOf2_64(k))
     return emitOpError("with `sorted`, k must be a power of two, got ") << k;
+  if (isSplit() && !getWs().getType().getPointeeType().isInteger(32))
+    return emitOpError("the split workspace must be !tile.ptr<i32>, got ")
+           << getWs().getType();
   return success();
 }
 

@@ -635,7 +635,8 @@ def Tile_BarrierOp : Tile_Op<"barrier", [MemoryEffects<[MemRead, MemWrite]>]> {
   let assemblyFormat = "attr-dict";
 }
 
-def Tile_TopKOp : Tile_Op<"topk", [MemoryEffects<[MemRead, MemWrite]>]> {
+def Tile_TopKOp : Tile_Op<"topk", [MemoryEffects<[MemRead, MemWrite]>,
+                                    AttrSizedOperandSegments]> {
   let summary = "Writes the indices of the k largest of a row's first n values (radix select)";
   let description = [{
     Reads the f32 row `src[src_offset + i]` for `0 <= i < n` and writes the
@@ -656,17 +657,39 @@ def Tile_TopKOp : Tile_Op<"topk", [MemoryEffects<[MemRead, MemWrite]>]> {
     `tile-expand-radix-select` lowers it to histograms of key digits,
     suffix scans and compaction (see that pass).
 
+    With `split`, the row is shared by `parts` programs (1 to 256), of
+    which this one is `part`: each reads a chunk-aligned slice of the row,
+    the first digit's histogram is summed in the global workspace `ws`
+    from `ws_offset` (layout and size in tessel/topk_workspace.h; `row`,
+    below 64, picks the row's region) and grid barriers join the phases;
+    part 0 refines the later digits alone. Every lane of every program of
+    the grid must reach the op, and the grid must be resident at once (see
+    `tile.grid_barrier`). The workspace must be zero before the first
+    launch; the op leaves it so.
+
     ```mlir
     tile.topk %logits[%row_off], %n -> %out[%out_off] {k = 2048 : i32, chunk = 4096 : i32, stable}
         : !tile.ptr<f32>, !tile.ptr<i32>
+    tile.topk %logits[%row_off], %n -> %out[%out_off]
+        split(%ws[%c0], %row, %part, %parts) {k = 2048 : i32, chunk = 4096 : i32, stable}
+        : !tile.ptr<f32>, !tile.ptr<i32>, !tile.ptr<i32>
     ```
   }];
   let arguments = (ins Tile_PtrType:$src, I64:$src_offset, I32:$n,
-                       Tile_PtrType:$dst, I64:$dst_offset, I32Attr:$k,
+                       Tile_PtrType:$dst, I64:$dst_offset,
+                       Optional<Tile_PtrType>:$ws, Optional<I64>:$ws_offset,
+                       Optional<I32>:$row, Optional<I32>:$part,
+                       Optional<I32>:$parts, I32Attr:$k,
                        I32Attr:$chunk, UnitAttr:$stable, UnitAttr:$sorted);
   let assemblyFormat = [{
-    $src `[` $src_offset `]` `,` $n `->` $dst `[` $dst_offset `]` attr-dict
-    `:` qualified(type($src)) `,` qualified(type($dst))
+    $src `[` $src_offset `]` `,` $n `->` $dst `[` $dst_offset `]`
+    (`split` `(` $ws^ `[` $ws_offset `]` `,` $row `,` $part `,` $parts `)`)?
+    attr-dict `:` qualified(type($src)) `,` qualified(type($dst))
+    (`,` qualified(type($ws))^)?
+  }];
+  let extraClassDeclaration = [{
+    /// Whether several programs share the row (the `split` operands).
+    bool isSplit() { return getWs() != nullptr; }
   }];
   let hasVerifier = 1;
 }

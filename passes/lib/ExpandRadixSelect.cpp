@@ -16,6 +16,7 @@
 
 #include "tessel/Lowering/ModuleTarget.h"
 #include "tessel/Lowering/TargetInfo.h"
+#include "tessel/topk_workspace.h"
 
 #include "mlir/Dialect/Arith/IR/Arith.h"
 #include "mlir/Dialect/SCF/IR/SCF.h"
@@ -81,7 +82,8 @@ public:
     i1 = b.getI1Type();
     i32 = b.getI32Type();
     i64 = b.getI64Type();
-    if (capacity > 0) {
+    // A split row's candidates live in the workspace (see buildSplit).
+    if (capacity > 0 && !op.isSplit()) {
       cands.piece = std::min(chunk, capacity);
       cands.stages = capacity / cands.piece;
     }
@@ -91,7 +93,9 @@ public:
     Value n = arith::MaxSIOp::create(b, loc, op.getN(), c(0));
     Value small =
         arith::CmpIOp::create(b, loc, arith::CmpIPredicate::sle, n, c(k));
-    if (op.getSorted())
+    if (op.isSplit())
+      buildSplit(n, small);
+    else if (op.getSorted())
       buildSorted(n, small);
     else
       buildUnsorted(n, small);
@@ -175,9 +179,12 @@ private:
     Value idx, inRow, key; // i32 positions, i1, u32 keys (as i32)
   };
 
-  /// Loads chunk `ci` of the row.
-  Chunk loadChunk(Value ci, Value n) {
-    return loadElems(arith::MulIOp::create(b, loc, ci, c(chunk)), chunk, n);
+  /// Loads chunk `ci` of the row's columns [begin, n).
+  Chunk loadChunk(Value ci, Value begin, Value n) {
+    Value first = arith::MulIOp::create(b, loc, ci, c(chunk));
+    if (begin)
+      first = arith::AddIOp::create(b, loc, first, begin);
+    return loadElems(first, chunk, n);
   }
 
   /// Loads the `size` elements of the row from `first` and maps them to
@@ -192,6 +199,13 @@ private:
                              offsets(op.getSrcOffset(), ch.idx),
                              /*block_base=*/Value(), ch.inRow, Value(), nullptr,
                              false);
+    ch.key = keyOf(x);
+    return ch;
+  }
+
+  /// The order-preserving keys of the f32 tensor `x`.
+  Value keyOf(Value x) {
+    int64_t size = sizeOf(x);
     Value u = arith::BitcastOp::create(b, loc, vec(size, i32), x);
     Value mag = arith::AndIOp::create(b, loc, u, splat(c(0x7fffffff), size));
     Value nan = cmp(arith::CmpIPredicate::ugt, mag, splat(c(0x7f800000), size));
@@ -201,8 +215,7 @@ private:
     Value neg = cmp(arith::CmpIPredicate::slt, u, splat(c(0), size));
     Value flipped = arith::XOrIOp::create(b, loc, u, splat(c(-1), size));
     Value lifted = arith::OrIOp::create(b, loc, u, splat(c(INT32_MIN), size));
-    ch.key = arith::SelectOp::create(b, loc, neg, flipped, lifted);
-    return ch;
+    return arith::SelectOp::create(b, loc, neg, flipped, lifted);
   }
 
   /// What the current digit sees of a chunk: whether an element is still a
@@ -305,16 +318,26 @@ private:
   /// Where a digit reads its candidates: the row (`bound` = n elements, in
   /// chunks) or the candidate buffer (`bound` = its count of pairs, in
   /// pieces).
+  /// A split row's parts read the slice [begin, bound) of the row, and its
+  /// candidate buffer is the workspace's (read in chunks).
   struct Source {
     bool buffer;
     Value bound;
+    Value begin = {};
   };
   Value trips(Source src) {
-    return ceilDiv(src.bound, src.buffer ? cands.piece : chunk);
+    Value len = src.bound;
+    if (src.begin)
+      len = arith::SubIOp::create(b, loc, len, src.begin);
+    return ceilDiv(len, src.buffer && !split.ws ? cands.piece : chunk);
   }
   Chunk loadPiece(Source src, Value i) {
-    return src.buffer ? loadCandidates(i, src.bound) : loadChunk(i, src.bound);
+    if (!src.buffer)
+      return loadChunk(i, src.begin, src.bound);
+    return split.ws ? loadWorkspaceCandidates(i, src.bound)
+                    : loadCandidates(i, src.bound);
   }
+  bool hasBuffer() const { return cands.stages || split.ws; }
 
   // ---- one digit -------------------------------------------------------
   /// `count` >= 0: the candidates are the buffer's `count` pairs (those
@@ -336,7 +359,7 @@ private:
   /// filled, else the row of `n` (an scf.if when there is a buffer).
   Value fromSource(const State &s, Value n, Type result,
                    llvm::function_ref<Value(Source)> f) {
-    if (!cands.stages)
+    if (!hasBuffer())
       return f({false, n});
     auto sel = scf::IfOp::create(
         b, loc, cmp(arith::CmpIPredicate::sge, s.count, c(0)),
@@ -484,9 +507,13 @@ private:
   void select(Value n) {
     if (cands.stages)
       allocCandidates();
-    SmallVector<Value> init = {c(0), c(k), c(0), c(0), c(0, i1), c(-1)};
-    auto loop =
-        scf::ForOp::create(b, loc, c(0), c(std::size(kDigits)), c(1), init);
+    refine(n, {c(0), c(k), c(0), c(0), c(0, i1), c(-1)}, 0);
+  }
+
+  /// The digits from `firstDigit` on, from state `init`.
+  void refine(Value n, const State &init, int64_t firstDigit) {
+    auto loop = scf::ForOp::create(b, loc, c(firstDigit),
+                                   c(std::size(kDigits)), c(1), init.values());
     OpBuilder::InsertionGuard g(b);
     b.setInsertionPointToStart(loop.getBody());
     auto args = loop.getRegionIterArgs();
@@ -518,12 +545,7 @@ private:
   /// The row's k (key, column) pairs, from the short-row rule or from the
   /// selection (through the LDS pair buffers), sorted, then written.
   void buildSorted(Value n, Value small) {
-    MemDescType pairType = shared1d({k});
-    // Initialized, because the exchanges that fill them read the old words.
-    Value zeros = arith::ConstantOp::create(
-        b, loc, DenseElementsAttr::get(vec(k, i32), b.getI32IntegerAttr(0)));
-    pairs.keys = LocalAllocOp::create(b, loc, pairType, zeros);
-    pairs.idx = LocalAllocOp::create(b, loc, pairType, zeros);
+    allocPairs();
     auto rows = scf::IfOp::create(
         b, loc, small,
         [&](OpBuilder &, Location) {
@@ -536,6 +558,16 @@ private:
         });
     Value idx = sortPairs(rows.getResult(0), rows.getResult(1));
     store(idx, range(k), Value());
+  }
+
+  /// The LDS pair buffers of the sorted form, zeroed because the exchanges
+  /// that fill them read the old words.
+  void allocPairs() {
+    MemDescType pairType = shared1d({k});
+    Value zeros = arith::ConstantOp::create(
+        b, loc, DenseElementsAttr::get(vec(k, i32), b.getI32IntegerAttr(0)));
+    pairs.keys = LocalAllocOp::create(b, loc, pairType, zeros);
+    pairs.idx = LocalAllocOp::create(b, loc, pairType, zeros);
   }
 
   /// Where the selection puts a chunk's chosen columns (`mask`) at their
@@ -553,6 +585,268 @@ private:
   void scatterPairs(Value keys, Value idx, Value at, Value mask) {
     scatter(pairs.keys, keys, at, mask);
     scatter(pairs.idx, idx, at, mask);
+  }
+
+  // ---- split rows: several programs per row ---------------------------
+  /// Words of the split workspace, as i64 offsets from the row region.
+  Value rowWord(int64_t word) {
+    return arith::AddIOp::create(b, loc, split.row, c(word, i64));
+  }
+  Value loadWorkspace(int64_t word, Value at, Value mask) {
+    return LoadOp::create(b, loc, vec(sizeOf(at), i32), split.ws,
+                          offsets(rowWord(word), at), /*block_base=*/Value(),
+                          mask, Value(), nullptr, false);
+  }
+  void storeWorkspace(int64_t word, Value v, Value at, Value mask) {
+    StoreOp::create(b, loc, v, split.ws, offsets(rowWord(word), at), mask,
+                    nullptr);
+  }
+  void gridBarrier() {
+    GridBarrierOp::create(b, loc, split.ws, op.getWsOffset());
+  }
+
+  /// Piece `i` (of `chunk` pairs) of the workspace's candidates, which holds
+  /// `count` pairs.
+  Chunk loadWorkspaceCandidates(Value i, Value count) {
+    Chunk ch;
+    Value first = arith::MulIOp::create(b, loc, i, c(chunk));
+    Value pos = arith::AddIOp::create(b, loc, range(chunk), splat(first, chunk));
+    ch.inRow = cmp(arith::CmpIPredicate::slt, pos, splat(count, chunk));
+    ch.key = loadWorkspace(topk::kSplitKeysWord, pos, ch.inRow);
+    ch.idx = loadWorkspace(topk::kSplitColsWord, pos, ch.inRow);
+    return ch;
+  }
+
+  /// This part's slice of the row: `parts` chunk-aligned pieces of n.
+  Source splitSlice(Value n) {
+    Value parts = op.getParts();
+    Value per = arith::DivUIOp::create(
+        b, loc, arith::AddIOp::create(
+                    b, loc, n, arith::SubIOp::create(b, loc, parts, c(1))),
+        parts);
+    per = arith::MulIOp::create(b, loc, ceilDiv(per, chunk), c(chunk));
+    Value lo = arith::MinSIOp::create(
+        b, loc, arith::MulIOp::create(b, loc, op.getPart(), per), n);
+    Value hi =
+        arith::MinSIOp::create(b, loc, arith::AddIOp::create(b, loc, lo, per),
+                               n);
+    return {false, hi, lo};
+  }
+
+  /// Phase 1: the slice's histogram of the first digit in LDS, added to the
+  /// row's global histogram (one device atomic per non-empty bin). Returns
+  /// the slice's own counts.
+  Value splitHistogram(Source slice, const State &s0) {
+    Value hist = histogram(slice, s0, c(kDigits[0].shift), c(kDigits[0].mask));
+    Value used = cmp(arith::CmpIPredicate::ne, hist, splat(c(0), kBins));
+    Value at = offsets(rowWord(topk::kSplitHistWord), range(kBins));
+    AtomicRMWOp::create(b, loc, hist.getType(), AtomicKind::add, split.ws, at,
+                        hist, used, MemScope::device);
+    return hist;
+  }
+
+  /// Phase 2: the threshold from the row's histogram (bin, above, inBin),
+  /// and this part's counts above and in that bin, published at its pair
+  /// of count words.
+  SmallVector<Value> splitThreshold(Value local) {
+    Value global = loadWorkspace(topk::kSplitHistWord, range(kBins), Value());
+    Threshold t = threshold(global, c(k));
+    Value bins = range(kBins), zero = splat(c(0), kBins);
+    Value binV = splat(t.bin, kBins);
+    Value above = sum(arith::SelectOp::create(
+        b, loc, cmp(arith::CmpIPredicate::sgt, bins, binV), local, zero));
+    Value in = sum(arith::SelectOp::create(
+        b, loc, cmp(arith::CmpIPredicate::eq, bins, binV), local, zero));
+    Value word = arith::ExtSIOp::create(
+        b, loc, i64, arith::MulIOp::create(b, loc, op.getPart(), c(2)));
+    Value base = arith::AddIOp::create(
+        b, loc, rowWord(topk::kSplitCountsWord), word);
+    StoreOp::create(b, loc, above, split.ws, base, Value(), nullptr);
+    StoreOp::create(b, loc, in, split.ws,
+                    arith::AddIOp::create(b, loc, base, c(1, i64)), Value(),
+                    nullptr);
+    return {t.bin, t.above, t.inBin};
+  }
+
+  /// The counts of the parts before this one: (above, in bin).
+  std::pair<Value, Value> splitBases() {
+    int64_t size = std::max<int64_t>(2 * topk::kSplitMaxParts, chunk);
+    Value words = range(size);
+    Value before = cmp(arith::CmpIPredicate::slt, words,
+                       splat(arith::MulIOp::create(b, loc, op.getPart(), c(2)),
+                             size));
+    Value counts = loadWorkspace(topk::kSplitCountsWord, words, before);
+    Value odd = cmp(arith::CmpIPredicate::ne,
+                    arith::AndIOp::create(b, loc, words, splat(c(1), size)),
+                    splat(c(0), size));
+    Value zero = splat(c(0), size);
+    counts = arith::SelectOp::create(b, loc, before, counts, zero);
+    Value above = sum(arith::SelectOp::create(b, loc, odd, zero, counts));
+    Value in = sum(arith::SelectOp::create(b, loc, odd, counts, zero));
+    return {above, in};
+  }
+
+  /// Phase 3: the slice's elements above the threshold bin go to `dst` at
+  /// their row-wide positions (the parts before this one first), the bin's
+  /// too when `exact`; with `fill` the bin's (key, column) pairs go to the
+  /// workspace's candidates at their row-wide bin ranks (column order).
+  void splitEmit(Source slice, const State &s0, const Threshold &t,
+                 Value exact, Value fill) {
+    auto [aboveBase, inBase] = splitBases();
+    auto loop = scf::ForOp::create(b, loc, c(0), trips(slice), c(1),
+                                   ValueRange{aboveBase, inBase});
+    OpBuilder::InsertionGuard g(b);
+    b.setInsertionPointToStart(loop.getBody());
+    Value gtSeen = loop.getRegionIterArg(0), eqSeen = loop.getRegionIterArg(1);
+    Chunk ch = loadPiece(slice, loop.getInductionVar());
+    int64_t size = sizeOf(ch.key);
+    DigitView dv = viewDigit(ch, s0.prefix, s0.prefixMask,
+                             c(kDigits[0].shift), c(kDigits[0].mask));
+    Value binV = splat(t.bin, size);
+    Value gt = arith::AndIOp::create(
+        b, loc, dv.candidate, cmp(arith::CmpIPredicate::sgt, dv.digit, binV));
+    Value eq = arith::AndIOp::create(
+        b, loc, dv.candidate, cmp(arith::CmpIPredicate::eq, dv.digit, binV));
+    auto [gtPos, gtCount] = compact(gt);
+    auto [eqPos, eqCount] = compact(eq);
+    Value rank = arith::AddIOp::create(b, loc, eqPos, splat(eqSeen, size));
+    Value gtAt = arith::AddIOp::create(b, loc, gtPos, splat(gtSeen, size));
+    Value eqAt = arith::AddIOp::create(b, loc, rank, splat(t.above, size));
+    Value takeEq = arith::AndIOp::create(b, loc, eq, splat(exact, size));
+    store(ch.idx, arith::SelectOp::create(b, loc, gt, gtAt, eqAt),
+          arith::OrIOp::create(b, loc, gt, takeEq));
+    Value copy = arith::AndIOp::create(b, loc, eq, splat(fill, size));
+    storeWorkspace(topk::kSplitKeysWord, ch.key, rank, copy);
+    storeWorkspace(topk::kSplitColsWord, ch.idx, rank, copy);
+    scf::YieldOp::create(
+        b, loc,
+        ValueRange{arith::AddIOp::create(b, loc, gtSeen, gtCount),
+                   arith::AddIOp::create(b, loc, eqSeen, eqCount)});
+  }
+
+  /// With `sorted`: loads the `count` columns that phase 3 wrote to `dst`
+  /// and their keys into the LDS pair buffers (the refinement puts the rest
+  /// after them).
+  void splitLoadPairs(Value count) {
+    Value pos = range(k);
+    Value written = cmp(arith::CmpIPredicate::slt, pos, splat(count, k));
+    Value cols = LoadOp::create(b, loc, vec(k, i32), op.getDst(),
+                                offsets(op.getDstOffset(), pos), Value(),
+                                written, Value(), nullptr, false);
+    Value x = LoadOp::create(b, loc, vec(k, b.getF32Type()), op.getSrc(),
+                             offsets(op.getSrcOffset(), cols), Value(), written,
+                             Value(), nullptr, false);
+    Value keys = arith::SelectOp::create(b, loc, written, keyOf(x),
+                                         splat(c(0), k));
+    LocalStoreOp::create(b, loc, keys, pairs.keys);
+    LocalStoreOp::create(b, loc, cols, pairs.idx);
+  }
+
+  /// Part 0 alone, after the other parts' writes: the later digits from the
+  /// workspace's candidates (or, when the bin did not fit there, the row),
+  /// then the histogram zeroed for the next launch.
+  void splitFinish(Value n, const Threshold &t, Value exact, Value fill) {
+    Value take = arith::SubIOp::create(b, loc, c(k), t.above);
+    if (pairs.keys)
+      splitLoadPairs(arith::SelectOp::create(b, loc, exact, c(k), t.above));
+    State s1;
+    s1.written = t.above;
+    s1.need = take;
+    s1.prefix = arith::ShLIOp::create(b, loc, t.bin, c(kDigits[0].shift));
+    s1.prefixMask = c(kDigits[0].mask << kDigits[0].shift);
+    s1.done = exact;
+    s1.count = arith::SelectOp::create(b, loc, fill, t.inBin, c(-1));
+    scf::IfOp::create(b, loc, negate(exact), [&](OpBuilder &, Location) {
+      refine(n, s1, 1);
+      scf::YieldOp::create(b, loc);
+    });
+    storeWorkspace(topk::kSplitHistWord, splat(c(0), kBins), range(kBins),
+                   Value());
+  }
+
+  /// The split form: every part histograms its slice into the row's global
+  /// histogram; after a grid barrier each finds the threshold bin and
+  /// publishes its counts; after another each writes its slice's selection
+  /// at row-wide positions and the bin's candidates to the workspace; after
+  /// a third, part 0 refines them (and sorts) alone. Every program reaches
+  /// the three barriers, whatever its row's length.
+  void buildSplit(Value n, Value small) {
+    split.ws = op.getWs();
+    Value row = arith::MulIOp::create(
+        b, loc, arith::ExtUIOp::create(b, loc, i64, op.getRow()),
+        c(topk::kSplitRowWords, i64));
+    split.row = arith::AddIOp::create(
+        b, loc, op.getWsOffset(),
+        arith::AddIOp::create(b, loc, row, c(topk::kSplitHeaderWords, i64)));
+    Value big = negate(small);
+    Source slice = splitSlice(n);
+    State s0 = {c(0), c(k), c(0), c(0), c(0, i1), c(-1)};
+    Value zeros = splat(c(0), kBins);
+
+    auto local = scf::IfOp::create(
+        b, loc, big,
+        [&](OpBuilder &, Location) {
+          scf::YieldOp::create(b, loc, splitHistogram(slice, s0));
+        },
+        [&](OpBuilder &, Location) { scf::YieldOp::create(b, loc, zeros); });
+    gridBarrier();
+    auto found = scf::IfOp::create(
+        b, loc, big,
+        [&](OpBuilder &, Location) {
+          scf::YieldOp::create(b, loc, splitThreshold(local.getResult(0)));
+        },
+        [&](OpBuilder &, Location) {
+          scf::YieldOp::create(b, loc, ValueRange{c(0), c(0), c(0)});
+        });
+    gridBarrier();
+    Threshold t{found.getResult(0), found.getResult(1), found.getResult(2)};
+    Value take = arith::SubIOp::create(b, loc, c(k), t.above);
+    Value exact = cmp(arith::CmpIPredicate::eq, t.inBin, take);
+    Value fill = arith::AndIOp::create(
+        b, loc, negate(exact),
+        cmp(arith::CmpIPredicate::sle, t.inBin, c(topk::kSplitCandidates)));
+    scf::IfOp::create(b, loc, big, [&](OpBuilder &, Location) {
+      splitEmit(slice, s0, t, exact, fill);
+      scf::YieldOp::create(b, loc);
+    });
+    gridBarrier();
+
+    Value first = cmp(arith::CmpIPredicate::eq, op.getPart(), c(0));
+    scf::IfOp::create(b, loc, first, [&](OpBuilder &, Location) {
+      if (op.getSorted())
+        buildSplitSorted(n, small, t, exact, fill);
+      else
+        scf::IfOp::create(
+            b, loc, small,
+            [&](OpBuilder &, Location) {
+              writeShortRow(n);
+              scf::YieldOp::create(b, loc);
+            },
+            [&](OpBuilder &, Location) {
+              splitFinish(n, t, exact, fill);
+              scf::YieldOp::create(b, loc);
+            });
+      scf::YieldOp::create(b, loc);
+    });
+  }
+
+  /// Part 0 of a sorted split row: the row's k pairs from the short-row
+  /// rule or from the selection, sorted, then written.
+  void buildSplitSorted(Value n, Value small, const Threshold &t, Value exact,
+                        Value fill) {
+    allocPairs();
+    auto rows = scf::IfOp::create(
+        b, loc, small,
+        [&](OpBuilder &, Location) {
+          auto [keys, idx] = shortRowPairs(n);
+          scf::YieldOp::create(b, loc, ValueRange{keys, idx});
+        },
+        [&](OpBuilder &, Location) {
+          splitFinish(n, t, exact, fill);
+          scf::YieldOp::create(b, loc, loadPairs());
+        });
+    Value idx = sortPairs(rows.getResult(0), rows.getResult(1));
+    store(idx, range(k), Value());
   }
 
   // ---- sorted output ---------------------------------------------------
@@ -619,6 +913,10 @@ private:
   struct {
     Value keys, idx;
   } pairs;
+  /// The split form's workspace and its row region (i64 word offset).
+  struct {
+    Value ws, row;
+  } split;
   /// The LDS candidate buffer (stages == 0: none): keys and columns, each
   /// !tile.memdesc<stages x piece x i32>, filled in column order.
   struct {

@@ -242,7 +242,7 @@ tile.kernel @topk_chunk(%x: !tile.ptr<f32>, %y: !tile.ptr<i32>, %o: i64, %n: i32
 
 tile.kernel @topk_n_type(%x: !tile.ptr<f32>, %y: !tile.ptr<i32>, %o: i64, %n: i64) {
   // expected-error @+1 {{'tile.topk' op operand #2 must be 32-bit signless integer, but got 'i64'}}
-  "tile.topk"(%x, %o, %n, %y, %o) {k = 16 : i32, chunk = 1024 : i32} : (!tile.ptr<f32>, i64, i64, !tile.ptr<i32>, i64) -> ()
+  "tile.topk"(%x, %o, %n, %y, %o) {k = 16 : i32, chunk = 1024 : i32, operandSegmentSizes = array<i32: 1, 1, 1, 1, 1, 0, 0, 0, 0, 0>} : (!tile.ptr<f32>, i64, i64, !tile.ptr<i32>, i64) -> ()
   tile.return
 }
 

@@ -129,7 +129,60 @@ def TileExpandRadixSelect : Pass<"tile-expand-radix-select", "::mlir::ModuleOp">
       column and the -1 padding stays last.
     - The sorted columns are stored to `dst` in one pass.
 
-    Why one-bit passes: the split needs only the ballot prefix count that
+    With `split` (several programs per row, variant (b) of topk_per_row),
+    the first digit is computed by all `parts` programs of the row and the
+    rest by part 0, in phases joined by `tile.grid_barrier` (on the
+    workspace's first two words), which every program reaches whatever
+    its row's length:
+
+    - Phase 1: each part histograms its chunk-aligned slice of the row in
+      LDS as above, then adds the non-empty bins to the row's global
+      histogram in the workspace (`tile.atomic_rmw add`, device scope).
+    - Phase 2: each part reads the row's histogram and finds the threshold
+      bin as above, then stores its own slice's counts above and in that
+      bin (from its LDS histogram) at its pair of count words.
+    - Phase 3: each part sums the counts of the parts before it, which
+      gives its row-wide output positions and bin ranks, so the output is
+      in column order without atomics on positions: it writes its slice's
+      elements above the bin to `dst`, the bin's too on an early exit, and
+      otherwise, when the bin holds at most 4096, its bin elements' (key,
+      column) pairs to the workspace's candidates at their bin ranks.
+    - Part 0 then runs the later digits from the workspace's candidates
+      (from the row when the bin did not fit there), with the stable rule
+      as above, and zeroes the row's histogram, so that the workspace is
+      zero again for the next launch. With `sorted` it first loads the
+      columns the parts wrote (and their keys, from the row) into the LDS
+      pair buffers, and sorts as above.
+
+    Before (split):
+    ```mlir
+    tile.topk %x[%row], %n -> %out[%orow] split(%ws[%c0], %r, %part, %parts)
+        {k = 2048 : i32, chunk = 4096 : i32, stable}
+        : !tile.ptr<f32>, !tile.ptr<i32>, !tile.ptr<i32>
+    ```
+    After (abridged):
+    ```mlir
+    %local = scf.if %long -> (tensor<2048xi32>) {
+      ... the slice's histogram, then:
+      %old = tile.atomic_rmw add, %ws[%hist_at], %h mask(%used : tensor<2048xi1>)
+          : !tile.ptr<i32>, tensor<2048xi64>, tensor<2048xi32>
+      scf.yield %h : tensor<2048xi32>
+    } else { ... }
+    tile.grid_barrier %ws[%c0] : !tile.ptr<i32>, i64
+    %t:3 = scf.if %long -> (i32, i32, i32) {
+      %g = tile.load %ws[%hist_at] : ... -> tensor<2048xi32>
+      ... threshold; this part's counts stored at %ws[%counts + 2 * %part] ...
+    } else { ... }
+    tile.grid_barrier %ws[%c0] : !tile.ptr<i32>, i64
+    scf.if %long { ... the emission at row-wide positions; candidates to %ws ... }
+    tile.grid_barrier %ws[%c0] : !tile.ptr<i32>, i64
+    scf.if %part_is_0 {
+      ... short rows, or the digits 1 and 2 from %ws's candidates ...
+      tile.store %zeros, %ws[%hist_at] : tensor<2048xi32>, !tile.ptr<i32>, tensor<2048xi64>
+    }
+    ```
+
+    Why one-bit passes: the partition needs only the ballot prefix count that
     already places the selection's output, and at most 32 passes of k
     elements, with the equal bits skipped. Wider digits need a count per
     bin value below each element (one prefix count per value), and a

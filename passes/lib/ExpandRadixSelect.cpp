@@ -400,20 +400,50 @@ private:
 
   /// The bin holding the need-th largest candidate (the largest bin whose
   /// suffix count reaches `need`), the candidates above it and in it.
+  ///
+  /// Each bin knows locally whether it is that bin (its suffix count
+  /// reaches `need` and the count above it does not), so one i64 sum of the
+  /// packed (bin, above, inBin) of that one bin gives all three: bin in bits
+  /// [0, 11), above (< need <= k < 2^21) in [11, 32), inBin in [32, 64).
   Threshold threshold(Value hist, Value need) {
     Value suffix = suffixScan(hist);
-    Value bins = range(kBins);
-    Value reaches = cmp(arith::CmpIPredicate::sge, suffix, splat(need, kBins));
-    Value cand =
-        arith::SelectOp::create(b, loc, reaches, bins, splat(c(-1), kBins));
-    Threshold t;
-    t.bin = ReduceOp::create(b, loc, i32, tile::CombineKind::max, cand, 0);
-    Value isT = cmp(arith::CmpIPredicate::eq, bins, splat(t.bin, kBins));
-    Value zero = splat(c(0), kBins);
     Value aboveT = arith::SubIOp::create(b, loc, suffix, hist);
-    t.above = sum(arith::SelectOp::create(b, loc, isT, aboveT, zero));
-    t.inBin = sum(arith::SelectOp::create(b, loc, isT, hist, zero));
+    Value needV = splat(need, kBins);
+    Value isT = arith::AndIOp::create(
+        b, loc, cmp(arith::CmpIPredicate::sge, suffix, needV),
+        cmp(arith::CmpIPredicate::slt, aboveT, needV));
+    Value low = arith::OrIOp::create(
+        b, loc, range(kBins),
+        arith::ShLIOp::create(b, loc, aboveT, splat(c(11), kBins)));
+    Value packed = pack64(low, hist);
+    Value picked = arith::SelectOp::create(b, loc, isT, packed,
+                                           splat(c(0, i64), kBins));
+    auto [lowSum, inBin] = unpack64(sum64(picked));
+    Threshold t;
+    t.bin = arith::AndIOp::create(b, loc, lowSum, c(kBins - 1));
+    t.above = arith::ShRUIOp::create(b, loc, lowSum, c(11));
+    t.inBin = inBin;
     return t;
+  }
+
+  /// (low, high) i32 tensors as the i64 tensor high << 32 | low (low
+  /// unsigned).
+  Value pack64(Value low, Value high) {
+    Type t = vec(sizeOf(low), i64);
+    Value lo = arith::ExtUIOp::create(b, loc, t, low);
+    Value hi = arith::ShLIOp::create(b, loc, arith::ExtUIOp::create(b, loc, t, high),
+                                     splat(c(32, i64), sizeOf(low)));
+    return arith::OrIOp::create(b, loc, hi, lo);
+  }
+  Value sum64(Value t) {
+    return ReduceOp::create(b, loc, i64, tile::CombineKind::add, t, 0);
+  }
+  /// The low and high halves of the i64 scalar `v`.
+  std::pair<Value, Value> unpack64(Value v) {
+    Value lo = arith::TruncIOp::create(b, loc, i32, v);
+    Value hi = arith::TruncIOp::create(
+        b, loc, i32, arith::ShRUIOp::create(b, loc, v, c(32, i64)));
+    return {lo, hi};
   }
 
   /// Writes the candidates above the threshold bin and, with `ties`, the
@@ -653,10 +683,12 @@ private:
     Threshold t = threshold(global, c(k));
     Value bins = range(kBins), zero = splat(c(0), kBins);
     Value binV = splat(t.bin, kBins);
-    Value above = sum(arith::SelectOp::create(
-        b, loc, cmp(arith::CmpIPredicate::sgt, bins, binV), local, zero));
-    Value in = sum(arith::SelectOp::create(
-        b, loc, cmp(arith::CmpIPredicate::eq, bins, binV), local, zero));
+    // One sum of (above, in) pairs: each half stays below 2^31.
+    Value aboveV = arith::SelectOp::create(
+        b, loc, cmp(arith::CmpIPredicate::sgt, bins, binV), local, zero);
+    Value inV = arith::SelectOp::create(
+        b, loc, cmp(arith::CmpIPredicate::eq, bins, binV), local, zero);
+    auto [above, in] = unpack64(sum64(pack64(aboveV, inV)));
     Value word = arith::ExtSIOp::create(
         b, loc, i64, arith::MulIOp::create(b, loc, op.getPart(), c(2)));
     Value base = arith::AddIOp::create(
@@ -681,9 +713,9 @@ private:
                     splat(c(0), size));
     Value zero = splat(c(0), size);
     counts = arith::SelectOp::create(b, loc, before, counts, zero);
-    Value above = sum(arith::SelectOp::create(b, loc, odd, zero, counts));
-    Value in = sum(arith::SelectOp::create(b, loc, odd, counts, zero));
-    return {above, in};
+    Value aboveV = arith::SelectOp::create(b, loc, odd, zero, counts);
+    Value inV = arith::SelectOp::create(b, loc, odd, counts, zero);
+    return unpack64(sum64(pack64(aboveV, inV)));
   }
 
   /// Phase 3: the slice's elements above the threshold bin go to `dst` at

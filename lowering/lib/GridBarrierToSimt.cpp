@@ -2,27 +2,27 @@
 //
 // Lane 0 of wave 0 of every workgroup runs, between two workgroup barriers:
 //
-//   gen = load(ptr[offset + 1])                      relaxed, device scope
 //   fence release                                    (the workgroup's writes
-//                                                     and the read of gen
 //                                                     before the arrival)
-//   old = atomic add(ptr[offset], 1)                 relaxed, device scope
-//   if old == programs - 1:                          the last to arrive
-//     store(ptr[offset], 0)                          count back to 0
-//     fence acq_rel                                  (every arrival's writes
-//                                                     before the release)
-//     atomic add(ptr[offset + 1], 1)                 the new generation
-//   else:
-//     while load(ptr[offset + 1]) == gen: backoff
+//   inc = program 0 ? 2^31 - (programs - 1) : 1
+//   old = atomic add(ptr[offset], inc)               relaxed, device scope
+//   while (load(ptr[offset]) ^ old) < 2^31: backoff  until the top bit flips
 //   fence acquire
+//
+// The increments of one barrier sum to 2^31: the word's low 31 bits come
+// back to what they were (0) and its top bit flips only when the last
+// program arrives, so every arrival's `old` holds the bit from before the
+// barrier, and a program that runs ahead into the next barrier cannot flip
+// it back before the slow ones have seen it. One atomic and the spin are
+// on the critical path (no read before the arrival, no release by the last
+// arriver), and the word needs no reset between barriers, launches or
+// graph replays.
 //
 // The atomics are relaxed `llvm` atomics on a pointer to the workspace,
 // ordered by explicit fences: LLVM's NVPTX back end drops the ordering of
 // an `atomicrmw` (it prints a relaxed `atom`), while fences become
 // `fence.acq_rel.gpu`, and memref.atomic_rmw would be system scope
 // acq_rel, which on AMD writes back the whole L2 on every spin.
-// The generation is read before the arrival, so a barrier cannot miss its
-// own release; it is compared for equality, so it may wrap.
 //
 //===----------------------------------------------------------------------===//
 
@@ -46,12 +46,12 @@ using namespace tessel::tile;
 
 namespace {
 
-/// Device-scope relaxed atomics and fences on the barrier's two words.
+/// Device-scope relaxed atomics and fences on the barrier's word.
 struct BarrierWords {
   OpBuilder &b;
   Location loc;
   StringRef scope;
-  Value count, gen; // !llvm.ptr<1>
+  Value word; // !llvm.ptr<1>
 
   Value i32(int64_t v) {
     return arith::ConstantOp::create(b, loc, b.getI32IntegerAttr(v));
@@ -61,12 +61,8 @@ struct BarrierWords {
                                 false, false, false, false,
                                 LLVM::AtomicOrdering::monotonic, scope);
   }
-  void store(Value v, Value p) {
-    LLVM::StoreOp::create(b, loc, v, p, /*alignment=*/4, false, false, false,
-                          LLVM::AtomicOrdering::monotonic, scope);
-  }
-  Value add(Value p, int64_t v) {
-    return LLVM::AtomicRMWOp::create(b, loc, LLVM::AtomicBinOp::add, p, i32(v),
+  Value add(Value p, Value v) {
+    return LLVM::AtomicRMWOp::create(b, loc, LLVM::AtomicBinOp::add, p, v,
                                      LLVM::AtomicOrdering::monotonic, scope,
                                      /*alignment=*/4);
   }
@@ -100,15 +96,29 @@ Value numPrograms(OpBuilder &b, Location loc) {
   return n;
 }
 
-/// The spin of the programs that did not arrive last: reload the
-/// generation, with a backoff, until it differs from `gen`.
-void emitSpin(OpBuilder &b, Location loc, BarrierWords &w, Value gen,
+/// Whether this is program (0, 0, 0).
+Value isFirstProgram(OpBuilder &b, Location loc) {
+  Value first;
+  for (gpu::Dimension d :
+       {gpu::Dimension::x, gpu::Dimension::y, gpu::Dimension::z}) {
+    Value id = gpu::BlockIdOp::create(b, loc, d);
+    Value zero = arith::ConstantIndexOp::create(b, loc, 0);
+    Value is = arith::CmpIOp::create(b, loc, arith::CmpIPredicate::eq, id, zero);
+    first = first ? arith::AndIOp::create(b, loc, first, is).getResult() : is;
+  }
+  return first;
+}
+
+/// The spin: reload the word, with a backoff, while its top bit is the one
+/// in `old` (the barrier has not completed).
+void emitSpin(OpBuilder &b, Location loc, BarrierWords &w, Value old,
               const TargetInfo &target) {
   auto loop = scf::WhileOp::create(b, loc, TypeRange{}, ValueRange{});
   b.createBlock(&loop.getBefore());
-  Value now = w.load(w.gen);
-  Value same =
-      arith::CmpIOp::create(b, loc, arith::CmpIPredicate::eq, now, gen);
+  Value now = w.load(w.word);
+  Value diff = arith::XOrIOp::create(b, loc, now, old);
+  Value same = arith::CmpIOp::create(b, loc, arith::CmpIPredicate::ult, diff,
+                                     w.i32(INT32_MIN));
   scf::ConditionOp::create(b, loc, same, ValueRange{});
   b.createBlock(&loop.getAfter());
   target.emitSpinBackoff(b, loc);
@@ -131,8 +141,8 @@ struct GridBarrierPattern : public OpConversionPattern<GridBarrierOp> {
         constOff.isNegative())
       return op.emitError() << "the barrier workspace offset is negative ("
                             << constOff.getSExtValue()
-                            << "); it indexes the two i32 words (count, "
-                               "generation) from the pointer";
+                            << "); it indexes the barrier's i32 word from the "
+                               "pointer";
     KernelState &ks = state.of(op);
     const TargetInfo &target = *state.target;
     auto func = op->getParentOfType<gpu::GPUFuncOp>();
@@ -143,9 +153,6 @@ struct GridBarrierPattern : public OpConversionPattern<GridBarrierOp> {
     Value off = adaptor.getOffset();
     if (!off.getType().isInteger(64))
       off = arith::ExtSIOp::create(rewriter, loc, rewriter.getI64Type(), off);
-    Value one64 =
-        arith::ConstantOp::create(rewriter, loc, rewriter.getI64IntegerAttr(1));
-    Value genOff = arith::AddIOp::create(rewriter, loc, off, one64);
     Value total = numPrograms(rewriter, loc);
 
     gpu::BarrierOp::create(rewriter, loc);
@@ -163,23 +170,17 @@ struct GridBarrierPattern : public OpConversionPattern<GridBarrierOp> {
       OpBuilder::InsertionGuard g(rewriter);
       rewriter.setInsertionPointToStart(ifLeader.thenBlock());
       OpBuilder &b = rewriter;
-      BarrierWords w{b, loc, target.deviceSyncScope(), Value(), Value()};
-      w.count = wordPointer(b, loc, adaptor.getPtr(), off);
-      w.gen = wordPointer(b, loc, adaptor.getPtr(), genOff);
-      Value gen = w.load(w.gen);
+      BarrierWords w{b, loc, target.deviceSyncScope(), Value()};
+      w.word = wordPointer(b, loc, adaptor.getPtr(), off);
       w.fence(LLVM::AtomicOrdering::release);
-      Value old = w.add(w.count, 1);
-      Value lastIdx = arith::SubIOp::create(b, loc, total, w.i32(1));
-      Value last =
-          arith::CmpIOp::create(b, loc, arith::CmpIPredicate::eq, old, lastIdx);
-      auto ifLast = scf::IfOp::create(b, loc, last, /*withElseRegion=*/true);
-      b.setInsertionPointToStart(ifLast.thenBlock());
-      w.store(w.i32(0), w.count);
-      w.fence(LLVM::AtomicOrdering::acq_rel);
-      w.add(w.gen, 1);
-      b.setInsertionPointToStart(ifLast.elseBlock());
-      emitSpin(b, loc, w, gen, target);
-      b.setInsertionPointAfter(ifLast);
+      // 2^31 - (programs - 1), as i32 bits.
+      Value master = arith::SubIOp::create(
+          b, loc, w.i32(INT32_MIN),
+          arith::SubIOp::create(b, loc, total, w.i32(1)));
+      Value inc = arith::SelectOp::create(b, loc, isFirstProgram(b, loc),
+                                          master, w.i32(1));
+      Value old = w.add(w.word, inc);
+      emitSpin(b, loc, w, old, target);
       w.fence(LLVM::AtomicOrdering::acquire);
     }
     gpu::BarrierOp::create(rewriter, loc);

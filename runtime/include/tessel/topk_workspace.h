@@ -4,9 +4,10 @@
 // topk_per_row: several programs per row, joined by grid barriers) reads
 // and writes, shared by the compiler's expansion (tile-expand-radix-select)
 // and the runtime, which owns one zeroed buffer of kSplitWorkspaceBytes per
-// context and stream. The kernel leaves it as it found it (histograms
-// zeroed, the barrier's count at 0), so launches and graph replays need no
-// reset. Sizes are in i32 words from the workspace's base.
+// context and stream. The kernel leaves it as it needs it (histograms
+// zeroed, the barrier's word at 0 or 2^31: each barrier flips its top
+// bit), so launches and graph replays need no reset. Sizes are in i32
+// words from the workspace's base.
 //
 //===----------------------------------------------------------------------===//
 #ifndef TESSEL_TOPK_WORKSPACE_H
@@ -17,8 +18,8 @@
 namespace tessel {
 namespace topk {
 
-/// Words before the first row's region: the grid barrier's count and
-/// generation, padded so that every row region starts 256-byte aligned.
+/// Words before the first row's region: the grid barrier's word,
+/// padded so that every row region starts 256-byte aligned.
 inline constexpr int64_t kSplitHeaderWords = 64;
 
 /// A row region: the first digit's global histogram (zero between

@@ -698,20 +698,19 @@ def Tile_GridBarrierOp : Tile_Op<"grid_barrier", [MemoryEffects<[MemRead, MemWri
   let summary = "Waits until every program of a persistent grid arrives";
   let description = [{
     A software barrier over every program of the grid. Its workspace is
-    the two i32 words at `ptr[offset]` and `ptr[offset + 1]`: an arrival
-    count and a generation, both 0 before the first launch. Each barrier
-    leaves the count at 0 again and only advances the generation (which
-    may wrap), so the workspace needs no reset between barriers, launches
-    or graph replays. Every lane of every program must reach the op, and
-    all programs of the grid must be resident at once (size the grid by
-    occupancy); the emulator refuses a grid it cannot hold.
+    the i32 word at `ptr[offset]`, 0 before the first launch. Each barrier
+    only flips the word's top bit (its low bits come back to 0), so the
+    workspace needs no reset between barriers, launches or graph replays.
+    Every lane of every program must reach the op, and all programs of
+    the grid must be resident at once (size the grid by occupancy); the
+    emulator refuses a grid it cannot hold.
 
     `convert-tile-to-simt` lowers it to a workgroup barrier, then, by one
-    lane of the program, a relaxed device-scope read of the generation, a
-    release fence and an atomic add on the count; the last arriver resets
-    the count and bumps the generation after an acq_rel fence, the others
-    spin on the generation with a backoff; an acquire fence and a second
-    workgroup barrier end it.
+    lane of the program, a release fence and a relaxed device-scope atomic
+    add on the word: program 0 adds 2^31 - (programs - 1), the others 1, so
+    the top bit flips when the last one arrives; each spins, with a
+    backoff, until the bit differs from the one its add returned; an
+    acquire fence and a second workgroup barrier end it.
 
     ```mlir
     tile.grid_barrier %ws[%c0] : !tile.ptr<i32>, i64

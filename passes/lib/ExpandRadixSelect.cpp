@@ -400,29 +400,19 @@ private:
 
   /// The bin holding the need-th largest candidate (the largest bin whose
   /// suffix count reaches `need`), the candidates above it and in it.
-  ///
-  /// Each bin knows locally whether it is that bin (its suffix count
-  /// reaches `need` and the count above it does not), so one i64 sum of the
-  /// packed (bin, above, inBin) of that one bin gives all three: bin in bits
-  /// [0, 11), above (< need <= k < 2^21) in [11, 32), inBin in [32, 64).
   Threshold threshold(Value hist, Value need) {
     Value suffix = suffixScan(hist);
-    Value aboveT = arith::SubIOp::create(b, loc, suffix, hist);
-    Value needV = splat(need, kBins);
-    Value isT = arith::AndIOp::create(
-        b, loc, cmp(arith::CmpIPredicate::sge, suffix, needV),
-        cmp(arith::CmpIPredicate::slt, aboveT, needV));
-    Value low = arith::OrIOp::create(
-        b, loc, range(kBins),
-        arith::ShLIOp::create(b, loc, aboveT, splat(c(11), kBins)));
-    Value packed = pack64(low, hist);
-    Value picked = arith::SelectOp::create(b, loc, isT, packed,
-                                           splat(c(0, i64), kBins));
-    auto [lowSum, inBin] = unpack64(sum64(picked));
+    Value bins = range(kBins);
+    Value reaches = cmp(arith::CmpIPredicate::sge, suffix, splat(need, kBins));
+    Value cand =
+        arith::SelectOp::create(b, loc, reaches, bins, splat(c(-1), kBins));
     Threshold t;
-    t.bin = arith::AndIOp::create(b, loc, lowSum, c(kBins - 1));
-    t.above = arith::ShRUIOp::create(b, loc, lowSum, c(11));
-    t.inBin = inBin;
+    t.bin = ReduceOp::create(b, loc, i32, tile::CombineKind::max, cand, 0);
+    Value isT = cmp(arith::CmpIPredicate::eq, bins, splat(t.bin, kBins));
+    Value zero = splat(c(0), kBins);
+    Value aboveT = arith::SubIOp::create(b, loc, suffix, hist);
+    t.above = sum(arith::SelectOp::create(b, loc, isT, aboveT, zero));
+    t.inBin = sum(arith::SelectOp::create(b, loc, isT, hist, zero));
     return t;
   }
 

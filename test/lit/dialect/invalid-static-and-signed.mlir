@@ -43,7 +43,7 @@ tile.kernel @k(%x: !tile.ptr<i32>) {
 
 tile.kernel @k(%x: !tile.ptr<f32>, %y: !tile.ptr<i32>, %n: i32) {
   %o = arith.constant 0 : i64
-  // expected-error @+1 {{'tile.topk' op k must be in [1, 2^21), got -4}}
+  // expected-error @+1 {{'tile.topk' op k must be positive, got -4}}
   tile.topk %x[%o], %n -> %y[%o] {k = -4 : i32, chunk = 128 : i32} : !tile.ptr<f32>, !tile.ptr<i32>
   tile.return
 }

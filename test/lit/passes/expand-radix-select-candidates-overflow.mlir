@@ -9,11 +9,8 @@
 
 // CHECK-LABEL: tile.kernel @k(
 // CHECK: scf.for {{.+}} iter_args({{.+}}, %[[COUNT:.+]] = %{{.+}}) -> (i32, i32, i32, i32, i1, i32)
-// CHECK: %[[SUM:.+]] = tile.reduce add %{{.+}}, 0 : tensor<2048xi64> -> i64
-// CHECK: %[[LOW:.+]] = arith.trunci %[[SUM]] : i64 to i32
-// CHECK: %[[HIGH:.+]] = arith.shrui %[[SUM]], %c32{{.*}} : i64
-// CHECK: %[[IN_BIN:.+]] = arith.trunci %[[HIGH]] : i64 to i32
-// CHECK: %[[ABOVE:.+]] = arith.shrui %[[LOW]], %c11{{.*}} : i32
+// CHECK: %[[ABOVE:.+]] = tile.reduce add %{{.+}}, 0 : tensor<2048xi32> -> i32
+// CHECK: %[[IN_BIN:.+]] = tile.reduce add %{{.+}}, 0 : tensor<2048xi32> -> i32
 // CHECK: %[[TAKE:.+]] = arith.subi %{{.+}}, %[[ABOVE]] : i32
 // CHECK: %[[EXACT:.+]] = arith.cmpi eq, %[[IN_BIN]], %[[TAKE]] : i32
 // CHECK: %[[FINAL:.+]] = arith.ori %{{.+}}, %[[EXACT]] : i1

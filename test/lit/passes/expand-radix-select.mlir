@@ -4,9 +4,7 @@
 // written as 0..n-1 then -1, and otherwise, per digit, a histogram of the
 // candidates' digits over 2048 bins (zeroed LDS bins, a chunk loop that
 // only adds to them, a barrier, one read), a suffix (reverse) scan of it, the
-// threshold bin with the counts above and in it from one i64 sum (of the
-// packed counts of the one bin that reaches the count still needed), and
-// the selected positions stored at
+// threshold bin by a max reduction, and the selected positions stored at
 // offsets from ballot prefix counts of the selection (tile.prefix_count),
 // not from scans.
 
@@ -30,9 +28,7 @@
 // CHECK-NEXT: tile.barrier
 // CHECK-NEXT: %[[H:.+]] = tile.local_load %[[BINS]] : !tile.memdesc<2048xi32, {{.+}}> -> tensor<2048xi32>
 // CHECK: tile.scan add %[[H]], 0 {reverse} : tensor<2048xi32>
-// CHECK-NOT: tile.reduce
-// CHECK: tile.reduce add %{{.+}}, 0 : tensor<2048xi64> -> i64
-// CHECK-NOT: tile.reduce
+// CHECK: tile.reduce max %{{.+}}, 0 : tensor<2048xi32> -> i32
 // CHECK: scf.for {{.+}} -> (i32, i32) : i32 {
 // CHECK-NOT: {exclusive}
 // CHECK: tile.prefix_count %{{.+}} : tensor<1024xi1> -> tensor<1024xi32>

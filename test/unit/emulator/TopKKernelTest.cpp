@@ -180,6 +180,8 @@ std::vector<int32_t> launch(const std::string &target, int k, const Problem &p,
   std::vector<int32_t> out((size_t)p.rows() * k, 0x7eadbeef);
   std::vector<float> logits = p.logits;
   std::vector<int32_t> lens = p.lens;
+  // The one-workgroup variant reads neither the workspace nor parts.
+  int32_t workspace = 0;
   EXPECT_OK(c->module->launchArgs(
       c->name, {(uint32_t)p.rows(), 1, 1}, c->block,
       {KernelArg::buffer(logits.data(), (int64_t)logits.size()),
@@ -187,7 +189,8 @@ std::vector<int32_t> launch(const std::string &target, int k, const Problem &p,
        KernelArg::buffer(out.data(), (int64_t)out.size()),
        KernelArg::i32(p.rows()), KernelArg::i32(p.cols),
        KernelArg::i64(p.stride), KernelArg::i32(p.nextN),
-       KernelArg::i32(p.lens2d ? 1 : 0)}));
+       KernelArg::i32(p.lens2d ? 1 : 0), KernelArg::buffer(&workspace, 1),
+       KernelArg::i32(1)}));
   return out;
 }
 

@@ -41,14 +41,16 @@ struct Compiled {
 };
 
 /// `candidates`: the capacity of the expansion's LDS candidate buffer (-1:
-/// the target's).
+/// the target's); `persistent`: the variant (0: one workgroup per row).
 inline Compiled *compiled(const std::string &target, int64_t k,
-                          int64_t numWaves, int64_t sorted,
-                          int64_t candidates) {
-  static std::map<std::tuple<std::string, int64_t, int64_t, int64_t, int64_t>,
-                  Compiled>
+                          int64_t numWaves, int64_t sorted, int64_t candidates,
+                          int64_t persistent = 0) {
+  static std::map<
+      std::tuple<std::string, int64_t, int64_t, int64_t, int64_t, int64_t>,
+      Compiled>
       cache;
-  auto key = std::make_tuple(target, k, numWaves, sorted, candidates);
+  auto key =
+      std::make_tuple(target, k, numWaves, sorted, candidates, persistent);
   if (auto it = cache.find(key); it != cache.end())
     return it->second.module ? &it->second : nullptr;
   Compiled &c = cache[key];
@@ -59,7 +61,10 @@ inline Compiled *compiled(const std::string &target, int64_t k,
   }
   std::unique_ptr<Module> emu =
       emulatorModuleFor(src, "topk_per_row.mlir", target,
-                        {{"k", k}, {"num_waves", numWaves}, {"sorted", sorted}},
+                        {{"k", k},
+                         {"num_waves", numWaves},
+                         {"sorted", sorted},
+                         {"persistent", persistent}},
                         tessel::TileToSimtOptions{candidates});
   if (!emu)
     return nullptr;

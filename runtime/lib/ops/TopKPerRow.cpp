@@ -10,8 +10,9 @@
 //    grid (parts, R), for few long rows. It serves R <= kSplitMaxRows
 //    (tessel/topk_workspace.h) and no more rows than the device holds
 //    programs of it at once; parts is the table's value, or the rule of
-//    splitParts(), never more than fit resident. Its workspace (one zeroed
-//    buffer per context and stream) is left zero by the kernel.
+//    splitParts(), never more than fit resident. Its workspace is one
+//    buffer per context and stream, zeroed when allocated; the kernel
+//    leaves what the next launch reads zero (tessel/topk_workspace.h).
 //
 // The call's k and sorted flag choose among the variants; the tuned table
 // (runtime/tuned/topk_per_row.csv) picks num_waves and persistent (and

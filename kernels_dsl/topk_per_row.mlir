@@ -1,5 +1,7 @@
-// Top-k per row of the sparse-attention indexer (DESIGN.md §3.2), variant
-// (a): one program (workgroup) per row, for many rows.
+// Top-k per row of the sparse-attention indexer (DESIGN.md §3.2) in two
+// variants: one program (workgroup) per row, for many rows (`persistent` =
+// 0), and several programs per row joined by grid barriers, for few long
+// rows (`persistent` = 1).
 //
 // Row r = b*next_n + j of `logits` (row stride `row_stride` elements) sees
 // its first len_r columns: len_r = context_lens[b] - next_n + j + 1 with
@@ -16,11 +18,21 @@
 // digits read the buffer. A larger bin makes the next digit read the row
 // again.
 //
+// The grid: (rows) with `persistent` = 0, where `workspace` and `parts`
+// are not read. With `persistent` = 1 it is (parts, rows): program_id 1 is
+// the row (rows <= 64, tessel/topk_workspace.h), program_id 0 the part of
+// it, and tile.topk's split form sums the first digit's histogram over the
+// parts in `workspace` (kSplitWorkspaceBytes, zero before the first
+// launch, left zero). Its grid barriers need every program of the grid
+// resident at once, which the runtime's choice of `parts` ensures.
+//
 // Knobs: `k` (512, 1024, 2048), the row of indices; `num_waves`, the
 // workgroup, which holds 256 elements per wave of a row per step (4 per
 // lane, one 16-byte load); `sorted` (0, 1): the row in descending order
 // of value, ties by the smaller column, a short row's 0..len_r-1 in that
-// order before its -1 (the expansion sorts the selected pairs in LDS).
+// order before its -1 (the expansion sorts the selected pairs in LDS);
+// `persistent` (0, 1): the variant, as above. Both knobs fold the scf.if
+// on them away, so each variant holds one tile.topk.
 {{let K = k}}
 {{let C = num_waves * 256}}
 tile.kernel @topk_per_row(
@@ -31,14 +43,23 @@ tile.kernel @topk_per_row(
     %cols: i32,
     %row_stride: i64,
     %next_n: i32,
-    %lens_2d: i32) attributes {knobs = [
+    %lens_2d: i32,
+    %workspace: !tile.ptr<i32>,
+    %parts: i32) attributes {knobs = [
       #tile.knob<"k" : i32 = 2048, values = [512, 1024, 2048]>,
       #tile.knob<"num_waves" : i32 = 16, values = [4, 8, 16]>,
-      #tile.knob<"sorted" : i32 = 0, values = [0, 1]>]} {
+      #tile.knob<"sorted" : i32 = 0, values = [0, 1]>,
+      #tile.knob<"persistent" : i32 = 0, values = [0, 1]>]} {
   %c0 = arith.constant 0 : i32
   %c1 = arith.constant 1 : i32
+  %c0_i64 = arith.constant 0 : i64
   %k = tile.knob "k" : i32
-  %r = tile.program_id 0 : i32
+  %persistentKnob = tile.knob "persistent" : i32
+  %persistent = arith.cmpi ne, %persistentKnob, %c0 : i32
+  %pid0 = tile.program_id 0 : i32
+  %pid1 = tile.program_id 1 : i32
+  %r = arith.select %persistent, %pid1, %pid0 : i32
+  %part = arith.select %persistent, %pid0, %c0 : i32
   %nn = arith.maxsi %next_n, %c1 : i32
   %b = arith.divui %r, %nn : i32
   %j = arith.remui %r, %nn : i32
@@ -57,12 +78,26 @@ tile.kernel @topk_per_row(
   %dst = arith.muli %r64, %k64 : i64
   %sortedKnob = tile.knob "sorted" : i32
   %sorted = arith.cmpi ne, %sortedKnob, %c0 : i32
-  scf.if %sorted {
-    tile.topk %logits[%src], %n -> %indices[%dst] {k = {{K}} : i32, chunk = {{C}} : i32, stable, sorted}
-        : !tile.ptr<f32>, !tile.ptr<i32>
+  scf.if %persistent {
+    scf.if %sorted {
+      tile.topk %logits[%src], %n -> %indices[%dst]
+          split(%workspace[%c0_i64], %r, %part, %parts)
+          {k = {{K}} : i32, chunk = {{C}} : i32, stable, sorted}
+          : !tile.ptr<f32>, !tile.ptr<i32>, !tile.ptr<i32>
+    } else {
+      tile.topk %logits[%src], %n -> %indices[%dst]
+          split(%workspace[%c0_i64], %r, %part, %parts)
+          {k = {{K}} : i32, chunk = {{C}} : i32, stable}
+          : !tile.ptr<f32>, !tile.ptr<i32>, !tile.ptr<i32>
+    }
   } else {
-    tile.topk %logits[%src], %n -> %indices[%dst] {k = {{K}} : i32, chunk = {{C}} : i32, stable}
-        : !tile.ptr<f32>, !tile.ptr<i32>
+    scf.if %sorted {
+      tile.topk %logits[%src], %n -> %indices[%dst] {k = {{K}} : i32, chunk = {{C}} : i32, stable, sorted}
+          : !tile.ptr<f32>, !tile.ptr<i32>
+    } else {
+      tile.topk %logits[%src], %n -> %indices[%dst] {k = {{K}} : i32, chunk = {{C}} : i32, stable}
+          : !tile.ptr<f32>, !tile.ptr<i32>
+    }
   }
   tile.return
 }

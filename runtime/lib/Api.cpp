@@ -34,7 +34,7 @@ void rebuildDispatch(tessel_context *ctx) {
     if (ops[i]->workspaceBytes && !st.workspace &&
         !st.dispatch.variants().empty()) {
       uint64_t bytes = ops[i]->workspaceBytes(dev->cuCount());
-      if (Status s = dev->memAlloc(bytes, &st.workspace))
+      if (Status s = allocWorkspace(*dev, *ops[i], bytes, &st.workspace))
         ctx->warnings.push_back(format("%s: cannot allocate its %llu-byte "
                                        "workspace: %s",
                                        ops[i]->name, (unsigned long long)bytes,
@@ -72,6 +72,10 @@ Status addBundle(tessel_context *ctx, std::unique_ptr<Bundle> b,
     v->entry = &e;
     if (Status s = dev->getFunction(e, &v->fn))
       return s.prefix("bundle '" + path + "': ");
+    // A device that cannot say leaves 0: no grid-barrier kernel is sized by it.
+    int64_t resident = 0;
+    if (!dev->maxResidentPrograms(e, v->fn, resident))
+      v->residentPrograms = resident;
     fresh.push_back(std::move(v));
   }
   std::unique_lock<std::shared_mutex> lock(ctx->mu);

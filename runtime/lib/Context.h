@@ -20,6 +20,11 @@ namespace tessel {
 struct Variant {
   const BundleEntry *entry = nullptr;
   void *fn = nullptr;
+  /// The most programs of it the device holds at once
+  /// (Device::maxResidentPrograms), read once when it is loaded: the bound
+  /// on the grid of a kernel with grid barriers. 0 where the device cannot
+  /// say.
+  int64_t residentPrograms = 0;
   /// A knob's value, or dflt. Compares in place: no std::string is built
   /// (hooks call this on the launch path).
   int64_t knob(const char *name, int64_t dflt) const {

@@ -7,6 +7,7 @@
 #include <cstring>
 #include <dlfcn.h>
 #include <map>
+#include <vector>
 
 namespace tessel {
 
@@ -58,6 +59,11 @@ Status Device::maxResidentPrograms(const BundleEntry &e, void *, int64_t &out) {
     return s;
   out = (int64_t)o.programsPerCU * cuCount_;
   return Status::ok();
+}
+
+Status Device::memZero(void *p, size_t bytes) {
+  std::vector<unsigned char> zeros(bytes, 0);
+  return memcpy(p, zeros.data(), bytes, /*host to device*/ 0);
 }
 
 size_t Device::loadedModuleCount() {

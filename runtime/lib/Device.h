@@ -58,6 +58,10 @@ public:
   virtual Status memAlloc(size_t bytes, void **p) = 0;
   virtual Status memFree(void *p) = 0;
   virtual Status memcpy(void *dst, const void *src, size_t bytes, int kind) = 0;
+  /// Zeroes `bytes` bytes of device memory from p (a copy from a zeroed host
+  /// buffer, synchronous): for buffers that must start zero, when they are
+  /// allocated, never on the launch path.
+  Status memZero(void *p, size_t bytes);
 
   /// Checks that `bytes` bytes from p lie inside one buffer, on devices that
   /// know their buffers (emu: those from memAlloc). Memory the device did not

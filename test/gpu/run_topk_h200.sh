@@ -63,7 +63,8 @@ timeout 420 python3 -m pytest -q -p no:cacheprovider --durations=5 "$TEST" \
 tail -n 20 "$OUTDIR/topk_pytest.log"
 
 if [ -z "${SKIP_BENCH:-}" ]; then
-  timeout 300 python3 "$ROOT/tools/tessel-topk-bench/tessel-topk-bench.py" \
+  # Up to 7 graphs per cell: the pick, sorted, torch and four variants.
+  timeout 480 python3 "$ROOT/tools/tessel-topk-bench/tessel-topk-bench.py" \
     --bundle "$BUNDLE" --runtime "$LIB" --csv "$OUTDIR/topk_bench.csv" \
     --table "$OUTDIR/topk_table.csv" 2>&1 | tee "$OUTDIR/topk_bench.log"
 fi

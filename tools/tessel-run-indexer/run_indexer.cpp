@@ -12,8 +12,10 @@
 //
 // The bundle defaults to TESSEL_BUNDLE (loaded by the runtime itself), else
 // ../kernels/tessel_kernels.tbundle next to this program. --each-variant also
-// runs a few shapes on every code object the device runs, one at a
-// time (a one-entry bundle per variant), not only on the dispatcher's picks.
+// runs a few shapes on every writer and top-k code object the device runs,
+// one at a time (a one-entry bundle per variant), not only on the
+// dispatcher's picks; the runtime plans each one's grid (a persistent
+// top-k's parts per row included).
 // Exits 0 when every check passes, 1 on any mismatch, 2 on a setup error.
 //
 //===----------------------------------------------------------------------===//
@@ -327,6 +329,72 @@ int runTable(tessel_context *ctx, const std::vector<Case> &cases, bool fnuz,
   return failures;
 }
 
+/// The rows of `vals` ([lens.size(), cols]) whose stable top-k on ctx is
+/// not the reference set, or -1 (and the runtime's message in `why`) when
+/// the call fails.
+int64_t topKWrongRows(tessel_context *ctx, const std::vector<float> &vals,
+                      const std::vector<int32_t> &lens, int64_t cols, int64_t k,
+                      uint32_t flags, std::string &why) {
+  const int64_t rows = int64_t(lens.size());
+  DevBuf dv(ctx, vals), dl(ctx, lens), di(ctx, size_t(rows * k) * 4);
+  tessel_tensor tv = tessel::tensor(dv.p, TESSEL_DTYPE_F32, {rows, cols}),
+                tl = tessel::tensor(dl.p, TESSEL_DTYPE_I32, {rows}),
+                ti = tessel::tensor(di.p, TESSEL_DTYPE_I32, {rows, k});
+  if (tessel_topk_per_row(ctx, &tv, &tl, 1, int32_t(k), flags, &ti, nullptr) !=
+          TESSEL_SUCCESS ||
+      tessel_stream_synchronize(ctx, nullptr) != TESSEL_SUCCESS) {
+    why = tessel_last_error();
+    return -1;
+  }
+  std::vector<int32_t> got = di.download<int32_t>(size_t(rows * k));
+  int64_t wrong = 0;
+  for (int64_t r = 0; r < rows; ++r) {
+    const int32_t *g = &got[r * k];
+    const int64_t n = std::min<int64_t>(lens[r], k);
+    std::vector<int32_t> picked(g, g + n);
+    std::sort(picked.begin(), picked.end());
+    bool ok = std::all_of(g + n, g + k, [](int32_t c) { return c == -1; }) &&
+              picked == stableTopK(&vals[r * cols], lens[r], int(k));
+    wrong += !ok;
+  }
+  return wrong;
+}
+
+/// Runs top-k variant `e` alone (its k and order) on a few rows, one of
+/// them shorter than k, checked against the stable reference set; prints
+/// one line. Returns 1 on a mismatch.
+int runTopKVariant(const char *device, const tessel::Bundle &bundle,
+                   const tessel::BundleEntry &e, bool gpu,
+                   std::mt19937_64 &rng) {
+  int64_t k = 2048, sorted = 0, waves = 16;
+  e.knob("k", k);
+  e.knob("sorted", sorted);
+  e.knob("num_waves", waves);
+  // A persistent variant gives each part a chunk (256 columns per wave):
+  // the long row spans several.
+  const int64_t cols = gpu ? 40000 : 3 * 256 * waves + 1000;
+  const std::vector<int32_t> lens = {int32_t(cols), int32_t(k + 1),
+                                     int32_t(k - 1)};
+  std::normal_distribution<float> normal(0.0f, 1.0f);
+  std::vector<float> vals(lens.size() * cols);
+  for (float &v : vals)
+    v = normal(rng);
+  tessel_context *vctx = bench::oneVariantContext(device, bundle, e);
+  std::string why;
+  int64_t wrong = topKWrongRows(
+      vctx, vals, lens, cols, k,
+      TESSEL_TOPK_STABLE | (sorted ? TESSEL_TOPK_SORTED : 0), why);
+  tessel_context_destroy(vctx);
+  printf("%-60s %s", e.name.c_str(), wrong == 0 ? "PASS" : "FAIL");
+  if (wrong < 0)
+    printf(": %s", why.c_str());
+  else if (wrong > 0)
+    printf(": %" PRId64 " of %zu rows differ from the reference set", wrong,
+           lens.size());
+  printf("\n");
+  return wrong == 0 ? 0 : 1;
+}
+
 } // namespace
 
 int main(int argc, char **argv) {
@@ -442,6 +510,14 @@ int main(int argc, char **argv) {
             {1000, bf16 != 0, ps ? 16 : 1, 256, true, ps != 0, ue != 0});
       failures += runTable(vctx, vc, fnuz, rng, ("variant " + e.name).c_str());
       tessel_context_destroy(vctx);
+    }
+    printf("\ntopk_per_row, each variant alone (3 rows, one shorter than "
+           "k):\n");
+    for (const tessel::BundleEntry &e : bundle.entries) {
+      bool simt = e.format == tessel::CodeFormat::Simt;
+      if (e.kernel == "topk_per_row" &&
+          tessel::codeObjectRank(e, arch, e.format) >= 0 && simt == !gpu)
+        failures += runTopKVariant(device.c_str(), bundle, e, gpu, rng);
     }
   }
 

@@ -236,7 +236,12 @@ TESSEL_API tessel_status tessel_paged_mqa_logits_metadata(
     int32_t split_tokens, int32_t num_cus, const tessel_tensor *schedule,
     tessel_stream stream);
 
-/* Top-k per row of the indexer (DESIGN.md 3.2), one workgroup per row.
+/* Top-k per row of the indexer (DESIGN.md 3.2): one workgroup per row, or
+ * for few long rows (R <= 64) several joined by grid barriers, as the tuned
+ * table or the heuristic picks (runtime/README.md). The latter uses the
+ * context's workspace for the stream, allocated (and zeroed) on the first
+ * such launch on it: launch once on a stream before capturing it in a
+ * graph; later launches and replays allocate and reset nothing.
  *  logits       [R, L] float32, inner stride 1, row stride >= L.
  *  context_lens [B] or [B, next_n] int32, contiguous, R = B * next_n; row
  *               r = b*next_n + j sees its first len_r columns (the

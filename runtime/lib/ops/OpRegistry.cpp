@@ -405,6 +405,25 @@ Status checkOpAbi(const OpSpec &op, const BundleEntry &e) {
 }
 
 //===----------------------------------------------------------------------===//
+// Workspace
+//===----------------------------------------------------------------------===//
+
+Status allocWorkspace(Device &dev, const OpSpec &op, uint64_t bytes,
+                      void **out) {
+  *out = nullptr;
+  void *data = nullptr;
+  if (Status s = dev.memAlloc(bytes, &data))
+    return s;
+  if (op.zeroWorkspace)
+    if (Status s = dev.memZero(data, bytes)) {
+      (void)dev.memFree(data);
+      return s.prefix("zeroing it: ");
+    }
+  *out = data;
+  return Status::ok();
+}
+
+//===----------------------------------------------------------------------===//
 // Validation
 //===----------------------------------------------------------------------===//
 
@@ -920,6 +939,28 @@ void logPick(const tessel_context *ctx, const OpCall &c, const OpPick &p,
           pickRuleName(p.rule), p.line, g.c_str(), e.block[0]);
 }
 
+// The op's reasons (OpSpec::refusal) for refusing the loaded variants that
+// have the call's knobs, each once: "; <variant>: <reason>".
+std::string refusalText(const tessel_context *ctx, const OpCall &c) {
+  const OpSpec &op = *c.op;
+  if (!op.refusal)
+    return "";
+  std::string out;
+  std::vector<const char *> seen;
+  for (const Variant *v : ctx->ops[opIndex(op)].dispatch.variants()) {
+    bool knobsMatch = true;
+    for (size_t i = 0; knobsMatch && i < op.callKnobs.size(); ++i)
+      knobsMatch = v->knob(op.callKnobs[i].knob, op.callKnobs[i].dflt) ==
+                   c.sym[op.callKnobSym[i]];
+    const char *why = knobsMatch ? op.refusal(c, *v) : nullptr;
+    if (!why || std::find(seen.begin(), seen.end(), why) != seen.end())
+      continue;
+    seen.push_back(why);
+    out += format("; %s: %s", v->entry->name.c_str(), why);
+  }
+  return out;
+}
+
 Status noKernel(const tessel_context *ctx, const OpCall &c) {
   const OpSpec &op = *c.op;
   std::string knobs;
@@ -929,10 +970,11 @@ Status noKernel(const tessel_context *ctx, const OpCall &c) {
   return Status::error(
       TESSEL_ERROR_NO_KERNEL,
       format("%s: no code object for target %s (%s)%s%s in the loaded "
-             "bundles; load one with tessel_context_load_bundle() or "
-             "TESSEL_BUNDLE",
+             "bundles serves the call%s; load one with "
+             "tessel_context_load_bundle() or TESSEL_BUNDLE",
              op.name, ctx->device->arch().c_str(), ctx->device->kind(),
-             knobs.empty() ? "" : " with ", knobs.c_str()));
+             knobs.empty() ? "" : " with ", knobs.c_str(),
+             refusalText(ctx, c).c_str()));
 }
 
 // A pick and plan, cached per thread under the shape key: the dispatcher's
@@ -1040,7 +1082,7 @@ Status bindWorkspace(tessel_context *ctx, OpState &st, OpCall &c,
       return Status::ok();
     }
   void *data = nullptr;
-  if (Status s = ctx->device->memAlloc(st.workspaceBytes, &data))
+  if (Status s = allocWorkspace(*ctx->device, *c.op, st.workspaceBytes, &data))
     return s.prefix(std::string(c.op->name) +
                     ": cannot allocate the stream's workspace: ");
   st.streamWorkspaces.push_back({stream, data});

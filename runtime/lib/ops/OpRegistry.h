@@ -277,6 +277,13 @@ struct OpSpec {
   /// them on a new stream allocates nothing, which CUDA-graph capture
   /// forbids. Null: every variant uses it.
   bool (*usesWorkspace)(const Variant &v) = nullptr;
+  /// Whether each workspace buffer must be zero when allocated: for kernels
+  /// that read it zero and leave it so (grid-barrier counters, histograms),
+  /// which is what keeps launches and graph replays free of a reset.
+  bool zeroWorkspace = false;
+  /// Why `accepts` refuses `v` (null: no reason to give), for the error of
+  /// a call that no variant serves. Off the launch path.
+  const char *(*refusal)(const OpCall &c, const Variant &v) = nullptr;
 
   // Resolved at registration (initialized here, so that a spec's aggregate
   // initializer may end before them).
@@ -309,6 +316,12 @@ std::vector<BundleArg> opAbi(const OpSpec &op);
 /// Checks a code object of op's kernel: its args against opAbi() and its
 /// knobs against the rules.
 Status checkOpAbi(const OpSpec &op, const BundleEntry &e);
+
+/// Allocates a workspace buffer of `bytes` for op on dev, zeroed where
+/// op.zeroWorkspace says (the context's default-stream buffer and the
+/// per-stream ones alike).
+Status allocWorkspace(Device &dev, const OpSpec &op, uint64_t bytes,
+                      void **out);
 
 /// Validates and binds a call. opts: one value per option (null: the
 /// defaults). With skipAllocatable, allocatable tensors may be null and are

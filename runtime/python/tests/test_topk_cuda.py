@@ -11,10 +11,16 @@ the k-th value go to the smaller columns. Rows with len_r <= k hold
 0..len_r-1, then -1. With sorted=True, rows must be exactly torch's stable
 descending sort. Also: 100 replays of a CUDA graph of the op on
 changing logits and lengths, each checked, and torch.compile(fullgraph=True)
-against eager calls.
+against eager calls. The persistent variant (several workgroups per row,
+joined by grid barriers) is forced through a context whose one-row tuned
+table names it, checked to be the one that ran, on the same cases and in
+a CUDA graph replayed 100 times (which proves its workspace stays zero).
 """
 import ctypes
 import os
+import re
+import sys
+import tempfile
 
 import pytest
 
@@ -297,3 +303,173 @@ def test_refusals_name_the_problem(ctx):
         torch.ops.tessel.topk_per_row(logits, lens, 1, 100)
     with pytest.raises(RuntimeError, match="rank 1, want 2"):
         torch.ops.tessel.topk_per_row(logits[0], lens, 1, 512)
+
+
+# ---- the persistent variant, forced ----------------------------------------
+
+PERSISTENT_WAVES = 16
+TABLE_HEADER = "arch,cu_num,k,rows,cols,kernel,num_waves,persistent,parts,us"
+
+
+@pytest.fixture(scope="module")
+def persistent_ctx(ctx, tmp_path_factory):
+    """A cuda context whose tuned table has one row per k naming the
+    persistent variant of PERSISTENT_WAVES warps (parts 0: the runtime's
+    rule), which the nearest-bucket rule takes for every call it serves."""
+    d = tmp_path_factory.mktemp("persistent_table")
+    rows = ["sm_90,%d,%d,1,1,topk_per_row,%d,1,0,0" % (
+        ctx.cu_count, k, PERSISTENT_WAVES) for k in (512, 1024, 2048)]
+    (d / "topk_per_row.csv").write_text(
+        TABLE_HEADER + "\n" + "\n".join(rows) + "\n")
+    tessel.config_set("TESSEL_TUNED_DIR", str(d))
+    try:
+        c = tessel.Context("cuda")
+        c.load_bundle(BUNDLE)
+    finally:
+        tessel.config_set("TESSEL_TUNED_DIR", "")
+    probe = torch.zeros(1, 4096, device="cuda")
+    lens = torch.full((1,), 4096, dtype=torch.int32, device="cuda")
+    if "persistent=1" not in picked(c, lambda: run_on(c, probe, lens, 1,
+                                                      2048, True)):
+        pytest.skip("the bundle has no persistent sm_90 topk_per_row variant")
+    yield c
+    c.close()
+
+
+def picked(c, call):
+    """Runs call() with the pick logged: the '-> NAME (knobs)' it names."""
+    tessel.config_set("TESSEL_LOG_TUNED_CONFIG", "1")
+    sys.stderr.flush()
+    saved = os.dup(2)
+    with tempfile.TemporaryFile(mode="w+") as f:
+        os.dup2(f.fileno(), 2)
+        try:
+            call()
+            torch.cuda.synchronize()
+        finally:
+            os.dup2(saved, 2)
+            os.close(saved)
+            tessel.config_set("TESSEL_LOG_TUNED_CONFIG", "0")
+        f.seek(0)
+        m = re.search(r"topk_per_row .*-> (\S+ \([^)]*\))", f.read())
+    return m.group(1) if m else ""
+
+
+def run_on(c, logits, lens, next_n, k, stable, sorted=False, stream=None):
+    out = torch.full((logits.shape[0], k), -7, dtype=torch.int32,
+                     device="cuda")
+    if stream is None:
+        stream = torch.cuda.current_stream().cuda_stream
+    c.topk_per_row(logits, lens, next_n, k, stable=stable, sorted=sorted,
+                   out=out, stream=stream)
+    return out
+
+
+def run_persistent(c, logits, lens, next_n, k, stable, sorted=False):
+    """The call on c, asserting that the persistent variant served it."""
+    got = []
+    pick = picked(c, lambda: got.append(run_on(c, logits, lens, next_n, k,
+                                               stable, sorted)))
+    assert "persistent=1" in pick, pick
+    return got[0]
+
+
+@pytest.mark.parametrize("stable", [False, True])
+@pytest.mark.parametrize("R", [1, 3, 8])
+def test_persistent_random_rows_and_lengths(persistent_ctx, R, stable):
+    g = torch.Generator().manual_seed(20 + R)
+    L, k = 40000, 2048
+    logits = torch.randn(R, L, generator=g).cuda()
+    lens = torch.randint(k + 2, L + 1, (R,), generator=g, dtype=torch.int32)
+    lens[:5] = torch.tensor([L, 0, k + 1, k - 1, 1][:R])
+    got = run_persistent(persistent_ctx, logits, lens.cuda(), 1, k, stable)
+    check(logits, lens, 1, k, got, stable)
+
+
+@pytest.mark.parametrize("k", [512, 2048])
+def test_persistent_ties_all_equal_and_special_values(persistent_ctx, k):
+    g = torch.Generator().manual_seed(21)
+    L = 30000
+    logits = torch.stack([torch.randint(0, 6, (L,), generator=g).float(),
+                          torch.full((L,), 1.25), special_row(g, L),
+                          -torch.zeros(L)]).cuda()
+    lens = torch.tensor([L, L, L, k], dtype=torch.int32)
+    for stable in (False, True):
+        got = run_persistent(persistent_ctx, logits, lens.cuda(), 1, k,
+                             stable)
+        check(logits, lens, 1, k, got, stable)
+
+
+def test_persistent_next_n_and_padded_stride(persistent_ctx):
+    """2-D and 1-D lengths with next_n = 3, rows padded with NaN."""
+    g = torch.Generator().manual_seed(22)
+    L, k = 20000, 1024
+    logits = strided(torch.randn(6, L, generator=g), 37)
+    two_d = torch.tensor([[0, 1, k - 1], [k, k + 1, L]], dtype=torch.int32)
+    one_d = torch.tensor([L, k + 1], dtype=torch.int32)
+    for lens in (two_d, one_d):
+        got = run_persistent(persistent_ctx, logits, lens.cuda(), 3, k, True)
+        check(logits, lens, 3, k, got, True)
+
+
+def test_persistent_sorted_rows(persistent_ctx):
+    g = torch.Generator().manual_seed(23)
+    L, k = 24000, 2048
+    logits = torch.stack([torch.randn(L, generator=g),
+                          torch.randint(0, 6, (L,), generator=g).float()])
+    lens = torch.tensor([L, L], dtype=torch.int32)
+    got = run_persistent(persistent_ctx, logits.cuda(), lens.cuda(), 1, k,
+                         True, sorted=True).cpu()
+    for r in range(2):
+        order = torch.sort(logits[r].double(), descending=True,
+                           stable=True).indices[:k]
+        assert torch.equal(got[r].long(), order), r
+
+
+def test_persistent_more_rows_than_it_serves_take_another(persistent_ctx):
+    """65 rows: the persistent row is passed over (it serves at most 64)."""
+    g = torch.Generator().manual_seed(24)
+    L, k = 4096, 512
+    logits = torch.randn(65, L, generator=g).cuda()
+    lens = torch.full((65,), L, dtype=torch.int32)
+    got = []
+    pick = picked(persistent_ctx, lambda: got.append(run_on(
+        persistent_ctx, logits, lens.cuda(), 1, k, True)))
+    assert "persistent=0" in pick or "persistent" not in pick, pick
+    check(logits, lens, 1, k, got[0], True)
+
+
+def test_persistent_cuda_graph_replays_are_each_correct(persistent_ctx):
+    """Captured once on a stream it ran on before (whose workspace then
+    exists), replayed 100 times on changing logits and lengths: every
+    replay is right, so the kernel leaves its workspace zero."""
+    g = torch.Generator().manual_seed(25)
+    R, L, k = 4, 65536, 2048
+    logits = torch.randn(R, L, generator=g).cuda()
+    lens = torch.full((R,), L, dtype=torch.int32, device="cuda")
+    out = torch.empty(R, k, dtype=torch.int32, device="cuda")
+    c = persistent_ctx
+    side = torch.cuda.Stream()
+    side.wait_stream(torch.cuda.current_stream())
+    with torch.cuda.stream(side):
+        pick = picked(c, lambda: c.topk_per_row(
+            logits, lens, 1, k, stable=True, out=out,
+            stream=side.cuda_stream))
+    assert "persistent=1" in pick, pick
+    torch.cuda.current_stream().wait_stream(side)
+    graph = torch.cuda.CUDAGraph()
+    with torch.cuda.graph(graph, stream=side):
+        c.topk_per_row(logits, lens, 1, k, stable=True, out=out,
+                       stream=side.cuda_stream)
+    for i in range(100):
+        new = torch.randn(R, L, generator=g)
+        if i % 3 == 0:
+            new = torch.randint(0, 4, (R, L), generator=g).float()
+        new_lens = torch.randint(0, L + 1, (R,), generator=g,
+                                 dtype=torch.int32)
+        logits.copy_(new)
+        lens.copy_(new_lens)
+        out.fill_(-7)
+        graph.replay()
+        torch.cuda.synchronize()
+        check(new, new_lens, 1, k, out, True)

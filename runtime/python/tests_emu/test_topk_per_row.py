@@ -4,12 +4,17 @@ DESIGN.md 3.2: a stable sort of each row's first len_r columns by value,
 descending (NaN largest, -0.0 equal to +0.0). Outputs are compared as
 sets; every variant is stable, so the set must be exactly the reference's.
 With sorted=True the rows must be exactly the reference's order (then -1),
-which only the sorted variants give.
+which only the sorted variants give. Few long rows (R <= 8, L >= 16384)
+take the persistent variant (several workgroups per row), whose pick the
+runtime's log must name.
 
 Needs the real emulator and the kernel library (see
 test_paged_mqa_logits.py for the environment ctest sets).
 """
 import os
+import re
+import sys
+import tempfile
 
 import numpy as np
 import pytest
@@ -159,3 +164,38 @@ def test_sorted_rows_are_in_the_reference_order(ctx):
     assert ctx.topk_per_row(logits, lens, 1, 512, stable=True, sorted=True,
                             out=out) is out
     check_sorted(logits, lens, 1, 512, out)
+
+
+def picked(call):
+    """Runs call() with the pick logged: the '-> NAME (knobs)' it names."""
+    tessel.config_set("TESSEL_LOG_TUNED_CONFIG", "1")
+    sys.stderr.flush()
+    saved = os.dup(2)
+    with tempfile.TemporaryFile(mode="w+") as f:
+        os.dup2(f.fileno(), 2)
+        try:
+            call()
+        finally:
+            os.dup2(saved, 2)
+            os.close(saved)
+            tessel.config_set("TESSEL_LOG_TUNED_CONFIG", "0")
+        f.seek(0)
+        m = re.search(r"topk_per_row .*-> (\S+ \([^)]*\))", f.read())
+    return m.group(1) if m else ""
+
+
+def test_few_long_rows_take_the_persistent_variant(ctx):
+    """Two rows of 16384 columns (random, and ties; one shorter): the
+    heuristic runs the persistent variant, sorted or not."""
+    rng = np.random.default_rng(6)
+    logits = rng.standard_normal((2, 16384)).astype(np.float32)
+    logits[1] = (rng.integers(0, 5, 16384) * 0.5).astype(np.float32)
+    lens = np.array([16384, 9000], np.int32)
+    got = []
+    pick = picked(lambda: got.append(ctx.topk_per_row(logits, lens, 1, 512)))
+    assert "persistent=1" in pick, pick
+    check(logits, lens, 1, 512, got[0])
+    pick = picked(lambda: got.append(ctx.topk_per_row(
+        logits, lens, 1, 512, sorted=True)))
+    assert "persistent=1" in pick, pick
+    check_sorted(logits, lens, 1, 512, got[1])

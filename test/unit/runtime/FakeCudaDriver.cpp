@@ -18,7 +18,7 @@ int gFunction;
 uint64_t gLaunches;
 unsigned gLastGrid[3];
 unsigned gLastBlockX;
-constexpr unsigned kMaxKeptParams = 16;
+constexpr unsigned kMaxKeptParams = 32;
 unsigned gKeptParams; // how many launches keep (they cannot know the count)
 uint64_t gLastParams[kMaxKeptParams]; // the first 8 bytes of each
 thread_local void *gCurrent;
@@ -98,10 +98,16 @@ FAKE_API cuStreamCreate(void **s, unsigned) {
 }
 FAKE_API cuStreamDestroy_v2(void *) { return 0; }
 FAKE_API cuStreamSynchronize(void *) { return 0; }
+// Fresh memory holds garbage, as a real allocation may: a buffer that must
+// start zero has to be cleared.
 FAKE_API cuMemAlloc_v2(unsigned long long *p, size_t bytes) {
-  *p = reinterpret_cast<unsigned long long>(
-      aligned_alloc(256, (bytes + 255) & ~size_t(255)));
-  return *p ? 0 : 2; // CUDA_ERROR_OUT_OF_MEMORY
+  size_t rounded = (bytes + 255) & ~size_t(255);
+  void *m = aligned_alloc(256, rounded);
+  if (!m)
+    return 2; // CUDA_ERROR_OUT_OF_MEMORY
+  memset(m, 0xa5, rounded);
+  *p = reinterpret_cast<unsigned long long>(m);
+  return 0;
 }
 FAKE_API cuMemFree_v2(unsigned long long p) {
   free(reinterpret_cast<void *>(p));
@@ -144,7 +150,7 @@ extern "C" __attribute__((visibility("default"))) unsigned fakeCudaLastBlock() {
 }
 
 /// For tests: later launches keep their first n parameters (the test
-/// promises the kernels have that many), at most 16.
+/// promises the kernels have that many), at most 32.
 extern "C" __attribute__((visibility("default"))) void
 fakeCudaKeepParams(unsigned n) {
   gKeptParams = n < kMaxKeptParams ? n : kMaxKeptParams;

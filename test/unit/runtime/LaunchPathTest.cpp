@@ -12,13 +12,16 @@
 
 #include "Device.h"
 #include "ops/OpRegistry.h"
+#include "tessel/topk_workspace.h"
 
 #include <gtest/gtest.h>
 
 #include <atomic>
 #include <cstdint>
+#include <cstdio>
 #include <dlfcn.h>
 #include <new>
+#include <unistd.h>
 #include <vector>
 
 namespace {
@@ -250,15 +253,19 @@ TEST(LaunchPath, ABundleLoadRetiresCachedPlans) {
 }
 
 /// A fake sm_90 topk_per_row variant (k = 2048) of `waves` warps.
-tessel::BundleEntry topkEntry(int waves, int sorted) {
+tessel::BundleEntry topkEntry(int waves, int sorted, int persistent = 0) {
   const tessel::OpSpec *op = tessel::findOp("topk_per_row");
   tessel::BundleEntry e;
   e.name = "topk_per_row.k2048.w" + std::to_string(waves) + ".s" +
-           std::to_string(sorted) + ".sm_90";
+           std::to_string(sorted) + ".p" + std::to_string(persistent) +
+           ".sm_90";
   e.kernel = "topk_per_row";
   e.target = "sm_90";
   e.format = tessel::CodeFormat::Ptx;
-  e.knobs = {{"k", 2048}, {"num_waves", waves}, {"sorted", sorted}};
+  e.knobs = {{"k", 2048},
+             {"num_waves", waves},
+             {"sorted", sorted},
+             {"persistent", persistent}};
   if (op)
     e.args = tessel::opAbi(*op);
   e.block[0] = 32 * waves;
@@ -292,8 +299,9 @@ struct TopKTensors {
     ti.strides[0] = 2048;
     ti.strides[1] = 1;
   }
-  tessel_status call(tessel_context *ctx, uint32_t flags) {
-    return tessel_topk_per_row(ctx, &tl, &tc, 1, 2048, flags, &ti, nullptr);
+  tessel_status call(tessel_context *ctx, uint32_t flags,
+                     tessel_stream stream = nullptr) {
+    return tessel_topk_per_row(ctx, &tl, &tc, 1, 2048, flags, &ti, stream);
   }
 };
 
@@ -362,6 +370,188 @@ TEST_F(LaunchPathTopK, SortedCallsTakeSortedVariants) {
             TESSEL_SUCCESS)
       << tessel_last_error();
   EXPECT_EQ(lastBlock(), 512u);
+}
+
+// ---- the persistent (split) variant ---------------------------------------
+
+/// topk_per_row's table header (runtime/tuned/topk_per_row.csv).
+const char *kTopKHeader =
+    "arch,cu_num,k,rows,cols,kernel,num_waves,persistent,parts,us\n";
+
+/// Contexts on the fake driver whose topk_per_row table is the header and
+/// `rows` (other ops keep their built-in tables); the fake SM holds 2048
+/// threads, so 4 programs of 16 warps (528 on the 132 SMs).
+class LaunchPathTopKSplit : public ::testing::Test {
+protected:
+  static constexpr int64_t kResident16 = 2048 / 512 * 132;
+  using ParamFn = uint64_t (*)(unsigned);
+  using KeepFn = void (*)(unsigned);
+
+  void SetUp() override {
+    LaunchesFn probe = nullptr;
+    tessel_context *c = fakeCudaContext(probe);
+    if (!c)
+      GTEST_SKIP() << "the fake CUDA driver is not the one bound";
+    tessel_context_destroy(c);
+    void *driver = dlopen(FAKE_CUDA_PATH, RTLD_NOW | RTLD_NOLOAD);
+    lastParam = reinterpret_cast<ParamFn>(dlsym(driver, "fakeCudaLastParam"));
+    keepParams = reinterpret_cast<KeepFn>(dlsym(driver, "fakeCudaKeepParams"));
+    ASSERT_NE(lastParam, nullptr);
+    ASSERT_NE(keepParams, nullptr);
+    keepParams(kParams);
+  }
+  void TearDown() override {
+    if (keepParams)
+      keepParams(0);
+    if (ctx)
+      tessel_context_destroy(ctx);
+  }
+  /// Replaces ctx by a context with `rows` as its topk_per_row table and
+  /// `entries` loaded.
+  void useTable(const std::string &rows,
+                const std::vector<tessel::BundleEntry> &entries) {
+    if (ctx)
+      tessel_context_destroy(ctx);
+    ctx = nullptr;
+    char dir[] = "/tmp/tessel-topk-table-XXXXXX";
+    ASSERT_NE(mkdtemp(dir), nullptr);
+    std::string file = std::string(dir) + "/topk_per_row.csv";
+    ASSERT_TRUE(writeBytes(file, kTopKHeader + rows));
+    ASSERT_EQ(tessel_config_set("TESSEL_TUNED_DIR", dir), TESSEL_SUCCESS);
+    ctx = fakeCudaContext(launches);
+    tessel_config_set("TESSEL_TUNED_DIR", "");
+    unlink(file.c_str());
+    rmdir(dir);
+    ASSERT_NE(ctx, nullptr) << tessel_last_error();
+    loadEntries(ctx, entries);
+  }
+  struct Launch {
+    unsigned grid[3];
+    uint64_t parts, workspace, workspaceWords;
+  };
+  Launch call(int64_t rows, int64_t cols, tessel_stream stream = nullptr) {
+    TopKTensors t(rows, cols);
+    Launch l{};
+    EXPECT_EQ(t.call(ctx, 0, stream), TESSEL_SUCCESS) << tessel_last_error();
+    launches(l.grid);
+    l.parts = lastParam(kPartsParam);
+    l.workspace = lastParam(kWorkspaceParam);
+    l.workspaceWords = lastParam(kWorkspaceParam + 3);
+    return l;
+  }
+  static bool allZero(uint64_t p, uint64_t bytes) {
+    const unsigned char *b = reinterpret_cast<const unsigned char *>(p);
+    for (uint64_t i = 0; i < bytes; ++i)
+      if (b[i])
+        return false;
+    return true;
+  }
+
+  // The flattened parameters: three memrefs of 5, five scalars, the
+  // workspace memref, parts.
+  static constexpr unsigned kWorkspaceParam = 3 * 5 + 5;
+  static constexpr unsigned kPartsParam = kWorkspaceParam + 5;
+  static constexpr unsigned kParams = kPartsParam + 1;
+  tessel_context *ctx = nullptr;
+  LaunchesFn launches = nullptr;
+  ParamFn lastParam = nullptr;
+  KeepFn keepParams = nullptr;
+};
+
+// Without a row the heuristic takes the persistent variant for R <= 8 and
+// L >= 16384, on the grid (parts, R) with parts = min(ceil(L / 4096),
+// 528 / R, 256) for 16 warps; the one-workgroup variant elsewhere.
+TEST_F(LaunchPathTopKSplit, HeuristicAndThePartsRule) {
+  useTable("", {topkEntry(16, 0, 0), topkEntry(16, 0, 1)});
+  struct Case {
+    int64_t rows, cols;
+    unsigned parts; // 0: the one-workgroup grid (rows)
+  };
+  const Case cases[] = {
+      {1, 16384, 4},     // 4 chunks
+      {8, 131072, 32},   // 32 chunks, 66 resident per row
+      {8, 1 << 20, 66},  // 256 chunks, 528 / 8 resident per row
+      {5, 1 << 20, 105}, // 528 / 5
+      {2, 4000000, 256}, // 977 chunks, 264 resident: the workspace's 256
+      {1, 16385, 5},     // a partial last chunk
+      {9, 131072, 0},    // more rows
+      {8, 16383, 0},     // shorter rows
+      {64, 1 << 20, 0},
+  };
+  for (const Case &c : cases) {
+    SCOPED_TRACE(std::to_string(c.rows) + " x " + std::to_string(c.cols));
+    Launch l = call(c.rows, c.cols);
+    if (c.parts) {
+      EXPECT_EQ(l.grid[0], c.parts);
+      EXPECT_EQ(l.grid[1], unsigned(c.rows));
+      EXPECT_EQ(l.parts, c.parts);
+    } else {
+      EXPECT_EQ(l.grid[0], unsigned(c.rows));
+      EXPECT_EQ(l.grid[1], 1u);
+      EXPECT_EQ(l.parts, 1u);
+    }
+    EXPECT_EQ(l.grid[2], 1u);
+  }
+  EXPECT_GE(kResident16 / 2, 256); // the case that the workspace bounds
+}
+
+// A row names the persistent variant and may fix parts (still bounded by
+// what is resident); calls of more rows than it serves pass it over.
+TEST_F(LaunchPathTopKSplit, TableRowsForceTheVariantAndParts) {
+  const std::vector<tessel::BundleEntry> both = {topkEntry(16, 0, 0),
+                                                 topkEntry(16, 0, 1)};
+  useTable("sm_90,132,2048,1,1,topk_per_row,16,1,5,0\n", both);
+  Launch l = call(3, 100000);
+  EXPECT_EQ(l.grid[0], 5u);
+  EXPECT_EQ(l.grid[1], 3u);
+  EXPECT_EQ(l.parts, 5u);
+  l = call(65, 100000);
+  EXPECT_EQ(l.grid[0], 65u);
+  EXPECT_EQ(l.grid[1], 1u);
+  useTable("sm_90,132,2048,1,1,topk_per_row,16,1,1000,0\n", both);
+  l = call(3, 100000);
+  EXPECT_EQ(l.grid[0], unsigned(kResident16 / 3)); // 176 < 256
+  EXPECT_EQ(l.grid[1], 3u);
+  // A row of the one-workgroup variant keeps it even for few long rows.
+  useTable("sm_90,132,2048,1,1,topk_per_row,16,0,0,0\n", both);
+  l = call(1, 1 << 20);
+  EXPECT_EQ(l.grid[0], 1u);
+  EXPECT_EQ(l.grid[1], 1u);
+}
+
+// With the persistent variant alone, a call of more rows than its
+// workspace holds fails and names the limit.
+TEST_F(LaunchPathTopKSplit, TooManyRowsNameTheLimit) {
+  useTable("", {topkEntry(16, 0, 1)});
+  TopKTensors t(65, 8192);
+  EXPECT_EQ(t.call(ctx, 0), TESSEL_ERROR_NO_KERNEL);
+  EXPECT_NE(std::string(tessel_last_error()).find("at most 64 rows"),
+            std::string::npos)
+      << tessel_last_error();
+  Launch l = call(64, 8192);
+  EXPECT_EQ(l.grid[1], 64u);
+  EXPECT_EQ(l.grid[0], 2u); // 2 chunks; 528 / 64 = 8 would be resident
+}
+
+// The workspace is zero when allocated (the fake driver's fresh memory is
+// not): the default stream's at bundle load, another stream's at its first
+// persistent launch, reused after; one-workgroup launches on a new stream
+// get the default stream's buffer and allocate nothing.
+TEST_F(LaunchPathTopKSplit, WorkspacesStartZero) {
+  useTable("", {topkEntry(16, 0, 0), topkEntry(16, 0, 1)});
+  const uint64_t bytes = tessel::topk::kSplitWorkspaceBytes;
+  Launch first = call(1, 65536);
+  ASSERT_EQ(first.grid[1], 1u);
+  ASSERT_EQ(first.grid[0], 16u);
+  EXPECT_EQ(first.workspaceWords, bytes / 4);
+  EXPECT_TRUE(allZero(first.workspace, bytes));
+  tessel_stream s = reinterpret_cast<tessel_stream>(uintptr_t(0x5000));
+  Launch other = call(2, 65536, s);
+  EXPECT_NE(other.workspace, first.workspace);
+  EXPECT_TRUE(allZero(other.workspace, bytes));
+  EXPECT_EQ(call(1, 65536, s).workspace, other.workspace);
+  tessel_stream plain = reinterpret_cast<tessel_stream>(uintptr_t(0x6000));
+  EXPECT_EQ(call(100, 8192, plain).workspace, first.workspace);
 }
 
 // Validation still runs on every call, cached plan or not.

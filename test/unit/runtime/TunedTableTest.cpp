@@ -441,6 +441,131 @@ TEST(Dispatch, NoVariantsMeansNoPick) {
   EXPECT_EQ(p.variant, nullptr);
 }
 
+namespace {
+
+const OpSpec &topkOp() { return *findOp("topk_per_row"); }
+
+const char *kTopKHeader =
+    "arch,cu_num,k,rows,cols,kernel,num_waves,persistent,parts,us\n";
+
+// A topk_per_row call (k = 512, unsorted) as the dispatcher sees it after
+// validation, where no row has fixed parts yet.
+OpCall topkCall(int64_t rows, int64_t cols) {
+  const OpSpec &op = topkOp();
+  OpCall c;
+  c.op = &op;
+  c.cuNum = 304;
+  c.set(op.symbol("R"), rows);
+  c.set(op.symbol("L"), cols);
+  c.set(op.symbol("k"), 512);
+  c.set(op.symbol("sorted"), 0);
+  c.set(op.symbol("parts"), 0);
+  return c;
+}
+
+// Variants of 16 waves, one-workgroup and persistent, with the resident
+// capacities the device would report.
+struct TopKVariants {
+  BundleEntry entries[2];
+  Variant variants[2];
+  std::vector<const Variant *> ptrs;
+  TopKVariants(int64_t persistentResident) {
+    for (int p = 0; p < 2; ++p) {
+      entries[p].name = "topk_per_row.p" + std::to_string(p);
+      entries[p].kernel = "topk_per_row";
+      entries[p].knobs = {
+          {"k", 512}, {"num_waves", 16}, {"sorted", 0}, {"persistent", p}};
+      variants[p].entry = &entries[p];
+      ptrs.push_back(&variants[p]);
+    }
+    variants[0].residentPrograms = 100000;
+    variants[1].residentPrograms = persistentResident;
+  }
+};
+
+} // namespace
+
+// The table's persistent and parts columns are part of its schema.
+TEST(TunedTable, TopKTableNamesPersistentAndParts) {
+  TunedTable t;
+  Status s = parseTunedTable(std::string(kTopKHeader) +
+                                 "gfx942,304,512,4,65536,topk_per_row,16,1,"
+                                 "12,3.5\n",
+                             "t.csv", topkOp().schema, t);
+  ASSERT_TRUE(s.isOk()) << s.message();
+  s = parseTunedTable("arch,cu_num,k,rows,cols,kernel,num_waves,us\n",
+                      "old.csv", topkOp().schema, t);
+  EXPECT_NE(s.message().find("header lacks column 'persistent'"),
+            std::string::npos)
+      << s.message();
+  s = parseTunedTable(std::string(kTopKHeader) +
+                          "gfx942,304,512,4,65536,topk_per_row,16,1,-1,0\n",
+                      "neg.csv", topkOp().schema, t);
+  EXPECT_NE(s.message().find("column 'parts': -1 is below the minimum 0"),
+            std::string::npos)
+      << s.message();
+}
+
+// A row naming the persistent variant serves calls of at most as many rows
+// as the variant has programs resident (here 6); its parts are bounded by
+// resident / R; other calls pass the row over to the heuristic, which
+// takes the one-workgroup variant for more than 8 rows.
+TEST(Dispatch, TopKPersistentRowsServeWhatFitsResident) {
+  TopKVariants v(6);
+  TunedTable t;
+  ASSERT_TRUE(parseTunedTable(std::string(kTopKHeader) +
+                                  "gfx942,304,512,1,1,topk_per_row,16,1,3,0\n",
+                              "t.csv", topkOp().schema, t)
+                  .isOk());
+  OpDispatch d;
+  std::vector<std::string> warnings;
+  d.build(topkOp(), t, "gfx942", v.ptrs, warnings);
+  ASSERT_TRUE(warnings.empty()) << warnings[0];
+  const OpSpec &op = topkOp();
+  struct Case {
+    int64_t rows;
+    const Variant *want;
+    uint32_t grid0, grid1;
+  };
+  const Case cases[] = {{2, v.ptrs[1], 3, 2}, // the row's 3 parts
+                        {4, v.ptrs[1], 1, 4}, // 6 / 4 resident per row
+                        {6, v.ptrs[1], 1, 6},
+                        {7, v.ptrs[0], 7, 1}}; // 7 > 6 resident
+  for (const Case &c : cases) {
+    SCOPED_TRACE(c.rows);
+    OpCall call = topkCall(c.rows, 65536);
+    OpPick p = d.pick(call);
+    ASSERT_EQ(p.variant, c.want);
+    uint32_t grid[3] = {1, 1, 1};
+    op.plan(call, *p.variant, grid);
+    EXPECT_EQ(grid[0], c.grid0);
+    EXPECT_EQ(grid[1], c.grid1);
+    EXPECT_EQ(call[op.symbol("parts")], c.want == v.ptrs[1] ? c.grid0 : 1);
+  }
+  OpCall seven = topkCall(7, 65536);
+  ASSERT_NE(op.refusal, nullptr);
+  const char *why = op.refusal(seven, *v.ptrs[1]);
+  ASSERT_NE(why, nullptr);
+  EXPECT_NE(std::string(why).find("resident"), std::string::npos) << why;
+  EXPECT_EQ(op.refusal(seven, *v.ptrs[0]), nullptr);
+}
+
+// A persistent variant of a device that cannot say how many programs it
+// holds (residentPrograms 0) serves nothing; where it is the only one, no
+// variant serves.
+TEST(Dispatch, TopKPersistentWithoutResidencyServesNothing) {
+  TopKVariants v(0);
+  TunedTable t;
+  OpDispatch d;
+  std::vector<std::string> warnings;
+  d.build(topkOp(), t, "gfx942", {v.ptrs[1]}, warnings);
+  OpCall call = topkCall(1, 65536);
+  EXPECT_EQ(d.pick(call).variant, nullptr);
+  d.build(topkOp(), t, "gfx942", v.ptrs, warnings);
+  call = topkCall(1, 65536);
+  EXPECT_EQ(d.pick(call).variant, v.ptrs[0]);
+}
+
 TEST(TunedTable, SurvivesRandomBytes) {
   std::mt19937 rng(99);
   std::string good = std::string(kHeader) +

@@ -8,10 +8,10 @@
 // TopKReference.h, as sets (sorted: in exactly the reference's order).
 // Each test launches on one workspace, zero before the first launch, and
 // requires after every launch what the next one relies on
-// (tessel/topk_workspace.h): the barrier's count at 0 and every row's
-// histogram zero, so that launches and graph replays need no reset (the
-// barrier's generation only advances; counts and candidates are written
-// before they are read).
+// (tessel/topk_workspace.h): the barrier word's low bits at 0 (each
+// barrier flips only its top bit) and every row's histogram zero, so that
+// launches and graph replays need no reset (counts and candidates are
+// written before they are read).
 //
 // The variants use 4 waves (chunks of 1024 columns), so that rows of a few
 // thousand columns give every part whole chunks at emulator speed.
@@ -40,11 +40,11 @@ public:
   KernelArg arg() {
     return KernelArg::buffer(words_.data(), (int64_t)words_.size());
   }
-  /// The first word that must be zero between launches (the barrier's
-  /// count, the rows' histograms) and is not, or -1.
+  /// The first word that must be zero between launches (the barrier word's
+  /// low bits, the rows' histograms) and is not, or -1.
   int64_t firstDirty() const {
     using namespace tessel::topk;
-    if (words_[0])
+    if (words_[0] & 0x7fffffff)
       return 0;
     for (int64_t r = 0; r < kSplitMaxRows; ++r) {
       int64_t hist = kSplitHeaderWords + r * kSplitRowWords + kSplitHistWord;

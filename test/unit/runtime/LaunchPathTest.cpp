@@ -459,8 +459,8 @@ protected:
 };
 
 // Without a row the heuristic takes the persistent variant for R <= 8 and
-// L >= 16384, on the grid (parts, R) with parts = min(ceil(L / 4096),
-// 528 / R, 256) for 16 warps; the one-workgroup variant elsewhere.
+// L >= 16384, on the grid (parts, R) with parts = min(ceil(L / 4096), 32,
+// 528 / R) for 16 warps; the one-workgroup variant elsewhere.
 TEST_F(LaunchPathTopKSplit, HeuristicAndThePartsRule) {
   useTable("", {topkEntry(16, 0, 0), topkEntry(16, 0, 1)});
   struct Case {
@@ -470,9 +470,8 @@ TEST_F(LaunchPathTopKSplit, HeuristicAndThePartsRule) {
   const Case cases[] = {
       {1, 16384, 4},     // 4 chunks
       {8, 131072, 32},   // 32 chunks, 66 resident per row
-      {8, 1 << 20, 66},  // 256 chunks, 528 / 8 resident per row
-      {5, 1 << 20, 105}, // 528 / 5
-      {2, 4000000, 256}, // 977 chunks, 264 resident: the workspace's 256
+      {8, 1 << 20, 32},  // 256 chunks: the rule's 32
+      {2, 4000000, 32},  // 977 chunks, 264 resident
       {1, 16385, 5},     // a partial last chunk
       {9, 131072, 0},    // more rows
       {8, 16383, 0},     // shorter rows
@@ -492,7 +491,6 @@ TEST_F(LaunchPathTopKSplit, HeuristicAndThePartsRule) {
     }
     EXPECT_EQ(l.grid[2], 1u);
   }
-  EXPECT_GE(kResident16 / 2, 256); // the case that the workspace bounds
 }
 
 // A row names the persistent variant and may fix parts (still bounded by
@@ -512,6 +510,8 @@ TEST_F(LaunchPathTopKSplit, TableRowsForceTheVariantAndParts) {
   l = call(3, 100000);
   EXPECT_EQ(l.grid[0], unsigned(kResident16 / 3)); // 176 < 256
   EXPECT_EQ(l.grid[1], 3u);
+  l = call(1, 100000);
+  EXPECT_EQ(l.grid[0], 256u); // 528 resident: the workspace's 256
   // A row of the one-workgroup variant keeps it even for few long rows.
   useTable("sm_90,132,2048,1,1,topk_per_row,16,0,0,0\n", both);
   l = call(1, 1 << 20);

@@ -41,6 +41,12 @@ void rebuildDispatch(tessel_context *ctx) {
                                        s.message().c_str()));
       else
         st.workspaceBytes = bytes;
+      for (int k = 0; st.workspace && k < kSpareStreamWorkspaces; ++k) {
+        void *spare = nullptr;
+        if (allocWorkspace(*dev, *ops[i], bytes, &spare))
+          break; // later streams allocate theirs at their first launch
+        st.spareWorkspaces.push_back(spare);
+      }
     }
   }
   if (ctx->config.logTunedConfig)
@@ -142,6 +148,9 @@ tessel_context::~tessel_context() {
   for (tessel::OpState &st : ops) {
     if (st.workspace && device)
       (void)device->memFree(st.workspace);
+    for (void *p : st.spareWorkspaces)
+      if (device)
+        (void)device->memFree(p);
     for (const auto &w : st.streamWorkspaces)
       if (device)
         (void)device->memFree(w.data);

@@ -45,14 +45,23 @@ struct OpState {
   void *workspace = nullptr;
   uint64_t workspaceBytes = 0;
   /// One buffer of workspaceBytes per other stream, so that launches on two
-  /// streams never share one: allocated by the first launch on that stream
-  /// that needs it (under tessel_context::workspaceMu), then reused.
+  /// streams never share one: taken by the first launch on that stream that
+  /// needs it (under tessel_context::workspaceMu) from the spares, else
+  /// allocated, then reused.
   struct StreamWorkspace {
     void *stream;
     void *data;
   };
   std::vector<StreamWorkspace> streamWorkspaces;
+  /// Buffers allocated with the default stream's for the first
+  /// kSpareStreamWorkspaces other streams, so that their first launch
+  /// allocates nothing: it may be inside a CUDA-graph capture (torch
+  /// captures on a stream of its own), where allocating fails.
+  std::vector<void *> spareWorkspaces;
 };
+
+/// Spare workspaces per op (OpState::spareWorkspaces).
+constexpr int kSpareStreamWorkspaces = 3;
 
 } // namespace tessel
 

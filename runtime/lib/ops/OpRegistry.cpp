@@ -1066,8 +1066,8 @@ OpPick pickAndPlan(const OpState &st, OpCall &c, uint32_t grid[3]) {
 
 // The op's workspace for `stream` and variant `v`: the default stream's, or
 // for a variant that uses it (OpSpec::usesWorkspace) the stream's own,
-// allocated on its first launch there (not again: steady-state launches
-// allocate nothing).
+// taken from the spares or allocated on its first launch there (not again:
+// steady-state launches allocate nothing).
 Status bindWorkspace(tessel_context *ctx, OpState &st, OpCall &c,
                      const Variant &v, void *stream) {
   c.workspace = st.workspace;
@@ -1082,9 +1082,18 @@ Status bindWorkspace(tessel_context *ctx, OpState &st, OpCall &c,
       return Status::ok();
     }
   void *data = nullptr;
-  if (Status s = allocWorkspace(*ctx->device, *c.op, st.workspaceBytes, &data))
-    return s.prefix(std::string(c.op->name) +
-                    ": cannot allocate the stream's workspace: ");
+  if (!st.spareWorkspaces.empty()) {
+    data = st.spareWorkspaces.back();
+    st.spareWorkspaces.pop_back();
+  } else if (Status s = allocWorkspace(*ctx->device, *c.op, st.workspaceBytes,
+                                       &data)) {
+    return s.prefix(
+        std::string(c.op->name) +
+        ": cannot allocate the workspace of a new stream (the " +
+        std::to_string(kSpareStreamWorkspaces) +
+        " spare ones are taken; inside a CUDA-graph capture, launch once on "
+        "the capturing stream before capturing): ");
+  }
   st.streamWorkspaces.push_back({stream, data});
   c.workspace = data;
   return Status::ok();

@@ -100,7 +100,9 @@ FAKE_API cuStreamDestroy_v2(void *) { return 0; }
 FAKE_API cuStreamSynchronize(void *) { return 0; }
 // Fresh memory holds garbage, as a real allocation may: a buffer that must
 // start zero has to be cleared.
+static uint64_t gAllocs;
 FAKE_API cuMemAlloc_v2(unsigned long long *p, size_t bytes) {
+  ++gAllocs;
   size_t rounded = (bytes + 255) & ~size_t(255);
   void *m = aligned_alloc(256, rounded);
   if (!m)
@@ -142,6 +144,11 @@ fakeCudaLaunches(unsigned grid[3]) {
   if (grid)
     memcpy(grid, gLastGrid, sizeof(gLastGrid));
   return gLaunches;
+}
+
+/// For tests: cuMemAlloc calls so far.
+extern "C" __attribute__((visibility("default"))) uint64_t fakeCudaAllocs() {
+  return gAllocs;
 }
 
 /// For tests: the workgroup size (x) of the last launch.

@@ -11,6 +11,7 @@
 #include "TestUtil.h"
 
 #include "Device.h"
+#include "Context.h"
 #include "ops/OpRegistry.h"
 #include "tessel/topk_workspace.h"
 
@@ -386,6 +387,7 @@ protected:
   static constexpr int64_t kResident16 = 2048 / 512 * 132;
   using ParamFn = uint64_t (*)(unsigned);
   using KeepFn = void (*)(unsigned);
+  using AllocsFn = uint64_t (*)();
 
   void SetUp() override {
     LaunchesFn probe = nullptr;
@@ -396,6 +398,8 @@ protected:
     void *driver = dlopen(FAKE_CUDA_PATH, RTLD_NOW | RTLD_NOLOAD);
     lastParam = reinterpret_cast<ParamFn>(dlsym(driver, "fakeCudaLastParam"));
     keepParams = reinterpret_cast<KeepFn>(dlsym(driver, "fakeCudaKeepParams"));
+    allocs = reinterpret_cast<AllocsFn>(dlsym(driver, "fakeCudaAllocs"));
+    ASSERT_NE(allocs, nullptr);
     ASSERT_NE(lastParam, nullptr);
     ASSERT_NE(keepParams, nullptr);
     keepParams(kParams);
@@ -456,6 +460,7 @@ protected:
   LaunchesFn launches = nullptr;
   ParamFn lastParam = nullptr;
   KeepFn keepParams = nullptr;
+  AllocsFn allocs = nullptr;
 };
 
 // Without a row the heuristic takes the persistent variant for R <= 8 and
@@ -552,6 +557,31 @@ TEST_F(LaunchPathTopKSplit, WorkspacesStartZero) {
   EXPECT_EQ(call(1, 65536, s).workspace, other.workspace);
   tessel_stream plain = reinterpret_cast<tessel_stream>(uintptr_t(0x6000));
   EXPECT_EQ(call(100, 8192, plain).workspace, first.workspace);
+}
+
+// The first kSpareStreamWorkspaces new streams take spare workspaces made
+// with the default stream's, so their first persistent launch allocates
+// nothing (it may be inside a CUDA-graph capture, where allocating fails);
+// the next new stream allocates its own, zeroed too.
+TEST_F(LaunchPathTopKSplit, FirstNewStreamsTakeSpareWorkspaces) {
+  useTable("", {topkEntry(16, 0, 1)});
+  const uint64_t bytes = tessel::topk::kSplitWorkspaceBytes;
+  const uint64_t before = allocs();
+  std::vector<uint64_t> seen = {call(1, 65536).workspace};
+  for (int i = 0; i < tessel::kSpareStreamWorkspaces; ++i) {
+    auto s = reinterpret_cast<tessel_stream>(uintptr_t(0x7000 + 16 * i));
+    Launch l = call(1, 65536, s);
+    EXPECT_TRUE(allZero(l.workspace, bytes));
+    for (uint64_t w : seen)
+      EXPECT_NE(l.workspace, w) << "stream " << i << " shares a workspace";
+    seen.push_back(l.workspace);
+  }
+  EXPECT_EQ(allocs(), before) << "a spare stream's first launch allocated";
+  Launch extra = call(1, 65536, reinterpret_cast<tessel_stream>(0x8000));
+  EXPECT_EQ(allocs(), before + 1);
+  EXPECT_TRUE(allZero(extra.workspace, bytes));
+  for (uint64_t w : seen)
+    EXPECT_NE(extra.workspace, w);
 }
 
 // Validation still runs on every call, cached plan or not.

@@ -329,25 +329,33 @@ protected:
 };
 
 // topk_per_row's sm_90 rows (runtime/tuned/topk_per_row.csv) pick the
-// workgroup: 16 warps for few rows of 32k and 128k columns, 8 for 8k
-// columns and for 256 rows.
-TEST_F(LaunchPathTopK, TablePicksTheWorkgroup) {
+// variant: persistent (grid (parts, R)) of 8 warps for up to 64 rows of 8k
+// and 32k columns and up to 8 rows of 128k, of 16 warps for 64 rows of
+// 128k; a row per workgroup of 8 warps for 256 rows.
+TEST_F(LaunchPathTopK, TablePicksTheVariant) {
   ASSERT_NE(tessel::findOp("topk_per_row"), nullptr);
-  loadEntries(ctx, {topkEntry(8, 0), topkEntry(16, 0)});
+  loadEntries(ctx, {topkEntry(8, 0), topkEntry(16, 0), topkEntry(8, 0, 1),
+                    topkEntry(16, 0, 1)});
   struct Case {
     int64_t rows, cols;
     unsigned block;
+    bool persistent;
   };
-  const Case cases[] = {{1, 32768, 512},   {8, 131072, 512}, {64, 100000, 512},
-                        {1, 8192, 256},    {8, 8192, 256},   {256, 131072, 256},
-                        {256, 32768, 256}, {200, 8192, 256}};
+  const Case cases[] = {
+      {1, 32768, 256, true},    {8, 131072, 256, true},
+      {64, 100000, 512, true},  {1, 8192, 256, true},
+      {8, 8192, 256, true},     {256, 131072, 256, false},
+      {256, 32768, 256, false}, {200, 8192, 256, false}};
   for (const Case &c : cases) {
+    SCOPED_TRACE(std::to_string(c.rows) + " x " + std::to_string(c.cols));
     TopKTensors t(c.rows, c.cols);
     ASSERT_EQ(t.call(ctx, 0), TESSEL_SUCCESS) << tessel_last_error();
     unsigned grid[3];
     launches(grid);
-    EXPECT_EQ(grid[0], unsigned(c.rows));
-    EXPECT_EQ(lastBlock(), c.block) << c.rows << " x " << c.cols;
+    EXPECT_EQ(grid[c.persistent ? 1 : 0], unsigned(c.rows));
+    if (!c.persistent)
+      EXPECT_EQ(grid[1], 1u);
+    EXPECT_EQ(lastBlock(), c.block);
   }
 }
 

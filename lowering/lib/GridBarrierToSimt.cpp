@@ -103,7 +103,8 @@ Value isFirstProgram(OpBuilder &b, Location loc) {
        {gpu::Dimension::x, gpu::Dimension::y, gpu::Dimension::z}) {
     Value id = gpu::BlockIdOp::create(b, loc, d);
     Value zero = arith::ConstantIndexOp::create(b, loc, 0);
-    Value is = arith::CmpIOp::create(b, loc, arith::CmpIPredicate::eq, id, zero);
+    Value is =
+        arith::CmpIOp::create(b, loc, arith::CmpIPredicate::eq, id, zero);
     first = first ? arith::AndIOp::create(b, loc, first, is).getResult() : is;
   }
   return first;
@@ -174,9 +175,9 @@ struct GridBarrierPattern : public OpConversionPattern<GridBarrierOp> {
       w.word = wordPointer(b, loc, adaptor.getPtr(), off);
       w.fence(LLVM::AtomicOrdering::release);
       // 2^31 - (programs - 1), as i32 bits.
-      Value master = arith::SubIOp::create(
-          b, loc, w.i32(INT32_MIN),
-          arith::SubIOp::create(b, loc, total, w.i32(1)));
+      Value master =
+          arith::SubIOp::create(b, loc, w.i32(INT32_MIN),
+                                arith::SubIOp::create(b, loc, total, w.i32(1)));
       Value inc = arith::SelectOp::create(b, loc, isFirstProgram(b, loc),
                                           master, w.i32(1));
       Value old = w.add(w.word, inc);

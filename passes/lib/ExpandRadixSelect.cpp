@@ -421,8 +421,9 @@ private:
   Value pack64(Value low, Value high) {
     Type t = vec(sizeOf(low), i64);
     Value lo = arith::ExtUIOp::create(b, loc, t, low);
-    Value hi = arith::ShLIOp::create(b, loc, arith::ExtUIOp::create(b, loc, t, high),
-                                     splat(c(32, i64), sizeOf(low)));
+    Value hi =
+        arith::ShLIOp::create(b, loc, arith::ExtUIOp::create(b, loc, t, high),
+                              splat(c(32, i64), sizeOf(low)));
     return arith::OrIOp::create(b, loc, hi, lo);
   }
   Value sum64(Value t) {
@@ -532,8 +533,8 @@ private:
 
   /// The digits from `firstDigit` on, from state `init`.
   void refine(Value n, const State &init, int64_t firstDigit) {
-    auto loop = scf::ForOp::create(b, loc, c(firstDigit),
-                                   c(std::size(kDigits)), c(1), init.values());
+    auto loop = scf::ForOp::create(b, loc, c(firstDigit), c(std::size(kDigits)),
+                                   c(1), init.values());
     OpBuilder::InsertionGuard g(b);
     b.setInsertionPointToStart(loop.getBody());
     auto args = loop.getRegionIterArgs();
@@ -630,7 +631,8 @@ private:
   Chunk loadWorkspaceCandidates(Value i, Value count) {
     Chunk ch;
     Value first = arith::MulIOp::create(b, loc, i, c(chunk));
-    Value pos = arith::AddIOp::create(b, loc, range(chunk), splat(first, chunk));
+    Value pos =
+        arith::AddIOp::create(b, loc, range(chunk), splat(first, chunk));
     ch.inRow = cmp(arith::CmpIPredicate::slt, pos, splat(count, chunk));
     ch.key = loadWorkspace(topk::kSplitKeysWord, pos, ch.inRow);
     ch.idx = loadWorkspace(topk::kSplitColsWord, pos, ch.inRow);
@@ -641,15 +643,15 @@ private:
   Source splitSlice(Value n) {
     Value parts = op.getParts();
     Value per = arith::DivUIOp::create(
-        b, loc, arith::AddIOp::create(
-                    b, loc, n, arith::SubIOp::create(b, loc, parts, c(1))),
+        b, loc,
+        arith::AddIOp::create(b, loc, n,
+                              arith::SubIOp::create(b, loc, parts, c(1))),
         parts);
     per = arith::MulIOp::create(b, loc, ceilDiv(per, chunk), c(chunk));
     Value lo = arith::MinSIOp::create(
         b, loc, arith::MulIOp::create(b, loc, op.getPart(), per), n);
-    Value hi =
-        arith::MinSIOp::create(b, loc, arith::AddIOp::create(b, loc, lo, per),
-                               n);
+    Value hi = arith::MinSIOp::create(
+        b, loc, arith::AddIOp::create(b, loc, lo, per), n);
     return {false, hi, lo};
   }
 
@@ -681,8 +683,8 @@ private:
     auto [above, in] = unpack64(sum64(pack64(aboveV, inV)));
     Value word = arith::ExtSIOp::create(
         b, loc, i64, arith::MulIOp::create(b, loc, op.getPart(), c(2)));
-    Value base = arith::AddIOp::create(
-        b, loc, rowWord(topk::kSplitCountsWord), word);
+    Value base =
+        arith::AddIOp::create(b, loc, rowWord(topk::kSplitCountsWord), word);
     StoreOp::create(b, loc, above, split.ws, base, Value(), nullptr);
     StoreOp::create(b, loc, in, split.ws,
                     arith::AddIOp::create(b, loc, base, c(1, i64)), Value(),
@@ -694,9 +696,9 @@ private:
   std::pair<Value, Value> splitBases() {
     int64_t size = std::max<int64_t>(2 * topk::kSplitMaxParts, chunk);
     Value words = range(size);
-    Value before = cmp(arith::CmpIPredicate::slt, words,
-                       splat(arith::MulIOp::create(b, loc, op.getPart(), c(2)),
-                             size));
+    Value before =
+        cmp(arith::CmpIPredicate::slt, words,
+            splat(arith::MulIOp::create(b, loc, op.getPart(), c(2)), size));
     Value counts = loadWorkspace(topk::kSplitCountsWord, words, before);
     Value odd = cmp(arith::CmpIPredicate::ne,
                     arith::AndIOp::create(b, loc, words, splat(c(1), size)),
@@ -712,8 +714,8 @@ private:
   /// their row-wide positions (the parts before this one first), the bin's
   /// too when `exact`; with `fill` the bin's (key, column) pairs go to the
   /// workspace's candidates at their row-wide bin ranks (column order).
-  void splitEmit(Source slice, const State &s0, const Threshold &t,
-                 Value exact, Value fill) {
+  void splitEmit(Source slice, const State &s0, const Threshold &t, Value exact,
+                 Value fill) {
     auto [aboveBase, inBase] = splitBases();
     auto loop = scf::ForOp::create(b, loc, c(0), trips(slice), c(1),
                                    ValueRange{aboveBase, inBase});
@@ -722,8 +724,8 @@ private:
     Value gtSeen = loop.getRegionIterArg(0), eqSeen = loop.getRegionIterArg(1);
     Chunk ch = loadPiece(slice, loop.getInductionVar());
     int64_t size = sizeOf(ch.key);
-    DigitView dv = viewDigit(ch, s0.prefix, s0.prefixMask,
-                             c(kDigits[0].shift), c(kDigits[0].mask));
+    DigitView dv = viewDigit(ch, s0.prefix, s0.prefixMask, c(kDigits[0].shift),
+                             c(kDigits[0].mask));
     Value binV = splat(t.bin, size);
     Value gt = arith::AndIOp::create(
         b, loc, dv.candidate, cmp(arith::CmpIPredicate::sgt, dv.digit, binV));
@@ -758,8 +760,8 @@ private:
     Value x = LoadOp::create(b, loc, vec(k, b.getF32Type()), op.getSrc(),
                              offsets(op.getSrcOffset(), cols), Value(), written,
                              Value(), nullptr, false);
-    Value keys = arith::SelectOp::create(b, loc, written, keyOf(x),
-                                         splat(c(0), k));
+    Value keys =
+        arith::SelectOp::create(b, loc, written, keyOf(x), splat(c(0), k));
     LocalStoreOp::create(b, loc, keys, pairs.keys);
     LocalStoreOp::create(b, loc, cols, pairs.idx);
   }

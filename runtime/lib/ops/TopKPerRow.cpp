@@ -91,9 +91,8 @@ constexpr int64_t kRuleMaxParts = 32;
 int64_t splitParts(const OpCall &c, const Variant &v) {
   int64_t resident = std::min(v.residentPrograms / c[R], topk::kSplitMaxParts);
   int64_t chunk = 256 * v.knob("num_waves", 16);
-  int64_t want = c[Parts] > 0
-                     ? c[Parts]
-                     : std::min(ceilDiv(c[L], chunk), kRuleMaxParts);
+  int64_t want =
+      c[Parts] > 0 ? c[Parts] : std::min(ceilDiv(c[L], chunk), kRuleMaxParts);
   return std::max<int64_t>(1, std::min(want, resident));
 }
 

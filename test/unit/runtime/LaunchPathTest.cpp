@@ -10,8 +10,8 @@
 
 #include "TestUtil.h"
 
-#include "Device.h"
 #include "Context.h"
+#include "Device.h"
 #include "ops/OpRegistry.h"
 #include "tessel/topk_workspace.h"
 
@@ -341,11 +341,10 @@ TEST_F(LaunchPathTopK, TablePicksTheVariant) {
     unsigned block;
     bool persistent;
   };
-  const Case cases[] = {
-      {1, 32768, 256, true},    {8, 131072, 256, true},
-      {64, 100000, 512, true},  {1, 8192, 256, true},
-      {8, 8192, 256, true},     {256, 131072, 256, false},
-      {256, 32768, 256, false}, {200, 8192, 256, false}};
+  const Case cases[] = {{1, 32768, 256, true},    {8, 131072, 256, true},
+                        {64, 100000, 512, true},  {1, 8192, 256, true},
+                        {8, 8192, 256, true},     {256, 131072, 256, false},
+                        {256, 32768, 256, false}, {200, 8192, 256, false}};
   for (const Case &c : cases) {
     SCOPED_TRACE(std::to_string(c.rows) + " x " + std::to_string(c.cols));
     TopKTensors t(c.rows, c.cols);
@@ -481,13 +480,13 @@ TEST_F(LaunchPathTopKSplit, HeuristicAndThePartsRule) {
     unsigned parts; // 0: the one-workgroup grid (rows)
   };
   const Case cases[] = {
-      {1, 16384, 4},     // 4 chunks
-      {8, 131072, 32},   // 32 chunks, 66 resident per row
-      {8, 1 << 20, 32},  // 256 chunks: the rule's 32
-      {2, 4000000, 32},  // 977 chunks, 264 resident
-      {1, 16385, 5},     // a partial last chunk
-      {9, 131072, 0},    // more rows
-      {8, 16383, 0},     // shorter rows
+      {1, 16384, 4},    // 4 chunks
+      {8, 131072, 32},  // 32 chunks, 66 resident per row
+      {8, 1 << 20, 32}, // 256 chunks: the rule's 32
+      {2, 4000000, 32}, // 977 chunks, 264 resident
+      {1, 16385, 5},    // a partial last chunk
+      {9, 131072, 0},   // more rows
+      {8, 16383, 0},    // shorter rows
       {64, 1 << 20, 0},
   };
   for (const Case &c : cases) {

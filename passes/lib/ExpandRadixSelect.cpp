@@ -93,12 +93,13 @@ public:
     Value n = arith::MaxSIOp::create(b, loc, op.getN(), c(0));
     Value small =
         arith::CmpIOp::create(b, loc, arith::CmpIPredicate::sle, n, c(k));
+    auto selectRow = [&] { select(n); };
     if (op.isSplit())
       buildSplit(n, small);
     else if (op.getSorted())
-      buildSorted(n, small);
+      buildSorted(n, small, selectRow);
     else
-      buildUnsorted(n, small);
+      buildUnsorted(n, small, selectRow);
     op.erase();
   }
 
@@ -550,7 +551,9 @@ private:
   }
 
   // ---- the two forms ---------------------------------------------------
-  void buildUnsorted(Value n, Value small) {
+  /// Short rows by the short-row rule, the others by `selectRow`.
+  void buildUnsorted(Value n, Value small,
+                     llvm::function_ref<void()> selectRow) {
     scf::IfOp::create(
         b, loc, small,
         [&](OpBuilder &, Location) {
@@ -558,14 +561,14 @@ private:
           scf::YieldOp::create(b, loc);
         },
         [&](OpBuilder &, Location) {
-          select(n);
+          selectRow();
           scf::YieldOp::create(b, loc);
         });
   }
 
-  /// The row's k (key, column) pairs, from the short-row rule or from the
-  /// selection (through the LDS pair buffers), sorted, then written.
-  void buildSorted(Value n, Value small) {
+  /// The row's k (key, column) pairs, from the short-row rule or from
+  /// `selectRow` (through the LDS pair buffers), sorted, then written.
+  void buildSorted(Value n, Value small, llvm::function_ref<void()> selectRow) {
     allocPairs();
     auto rows = scf::IfOp::create(
         b, loc, small,
@@ -574,7 +577,7 @@ private:
           scf::YieldOp::create(b, loc, ValueRange{keys, idx});
         },
         [&](OpBuilder &, Location) {
-          select(n);
+          selectRow();
           scf::YieldOp::create(b, loc, loadPairs());
         });
     Value idx = sortPairs(rows.getResult(0), rows.getResult(1));
@@ -837,40 +840,13 @@ private:
 
     Value first = cmp(arith::CmpIPredicate::eq, op.getPart(), c(0));
     scf::IfOp::create(b, loc, first, [&](OpBuilder &, Location) {
+      auto finish = [&] { splitFinish(n, t, exact, fill); };
       if (op.getSorted())
-        buildSplitSorted(n, small, t, exact, fill);
+        buildSorted(n, small, finish);
       else
-        scf::IfOp::create(
-            b, loc, small,
-            [&](OpBuilder &, Location) {
-              writeShortRow(n);
-              scf::YieldOp::create(b, loc);
-            },
-            [&](OpBuilder &, Location) {
-              splitFinish(n, t, exact, fill);
-              scf::YieldOp::create(b, loc);
-            });
+        buildUnsorted(n, small, finish);
       scf::YieldOp::create(b, loc);
     });
-  }
-
-  /// Part 0 of a sorted split row: the row's k pairs from the short-row
-  /// rule or from the selection, sorted, then written.
-  void buildSplitSorted(Value n, Value small, const Threshold &t, Value exact,
-                        Value fill) {
-    allocPairs();
-    auto rows = scf::IfOp::create(
-        b, loc, small,
-        [&](OpBuilder &, Location) {
-          auto [keys, idx] = shortRowPairs(n);
-          scf::YieldOp::create(b, loc, ValueRange{keys, idx});
-        },
-        [&](OpBuilder &, Location) {
-          splitFinish(n, t, exact, fill);
-          scf::YieldOp::create(b, loc, loadPairs());
-        });
-    Value idx = sortPairs(rows.getResult(0), rows.getResult(1));
-    store(idx, range(k), Value());
   }
 
   // ---- sorted output ---------------------------------------------------

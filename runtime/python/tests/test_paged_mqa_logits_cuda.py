@@ -15,6 +15,7 @@ import pytest
 
 torch = pytest.importorskip("torch")
 import tessel  # noqa: E402
+from tessel._pick_log import logged_picks  # noqa: E402
 from tessel import _torch_ops  # noqa: E402
 
 pytestmark = pytest.mark.skipif(
@@ -171,22 +172,7 @@ def bundle_variants(path, heads):
 def picked_by(ctx, call):
     """Runs call() with the pick logged; the code object it names."""
     import re
-    import sys
-    import tempfile
-    tessel.config_set("TESSEL_LOG_TUNED_CONFIG", "1")
-    sys.stderr.flush()
-    saved = os.dup(2)
-    with tempfile.TemporaryFile(mode="w+") as f:
-        os.dup2(f.fileno(), 2)
-        try:
-            call()
-            torch.cuda.synchronize()
-        finally:
-            os.dup2(saved, 2)
-            os.close(saved)
-            tessel.config_set("TESSEL_LOG_TUNED_CONFIG", "0")
-        f.seek(0)
-        m = re.search(r"-> (\S+) \(", f.read())
+    m = re.search(r"-> (\S+) \(", logged_picks(call, torch.cuda.synchronize))
     return m.group(1) if m else None
 
 

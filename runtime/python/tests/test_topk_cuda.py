@@ -19,13 +19,12 @@ a CUDA graph replayed 100 times (which proves its workspace stays zero).
 import ctypes
 import os
 import re
-import sys
-import tempfile
 
 import pytest
 
 torch = pytest.importorskip("torch")
 import tessel  # noqa: E402
+from tessel._pick_log import logged_picks  # noqa: E402
 from tessel import _torch_ops  # noqa: E402
 
 BUNDLE = os.environ.get("TESSEL_TEST_CUDA_BUNDLE")
@@ -338,20 +337,8 @@ def persistent_ctx(ctx, tmp_path_factory):
 
 def picked(c, call):
     """Runs call() with the pick logged: the '-> NAME (knobs)' it names."""
-    tessel.config_set("TESSEL_LOG_TUNED_CONFIG", "1")
-    sys.stderr.flush()
-    saved = os.dup(2)
-    with tempfile.TemporaryFile(mode="w+") as f:
-        os.dup2(f.fileno(), 2)
-        try:
-            call()
-            torch.cuda.synchronize()
-        finally:
-            os.dup2(saved, 2)
-            os.close(saved)
-            tessel.config_set("TESSEL_LOG_TUNED_CONFIG", "0")
-        f.seek(0)
-        m = re.search(r"topk_per_row .*-> (\S+ \([^)]*\))", f.read())
+    log = logged_picks(call, torch.cuda.synchronize)
+    m = re.search(r"topk_per_row .*-> (\S+ \([^)]*\))", log)
     return m.group(1) if m else ""
 
 

@@ -13,13 +13,12 @@ test_paged_mqa_logits.py for the environment ctest sets).
 """
 import os
 import re
-import sys
-import tempfile
 
 import numpy as np
 import pytest
 
 import tessel
+from tessel._pick_log import logged_picks
 
 LIB = os.environ.get("TESSEL_TEST_RUNTIME_LIBRARY")
 EMU = os.environ.get("TESSEL_TEST_EMU_LIBRARY")
@@ -168,19 +167,7 @@ def test_sorted_rows_are_in_the_reference_order(ctx):
 
 def picked(call):
     """Runs call() with the pick logged: the '-> NAME (knobs)' it names."""
-    tessel.config_set("TESSEL_LOG_TUNED_CONFIG", "1")
-    sys.stderr.flush()
-    saved = os.dup(2)
-    with tempfile.TemporaryFile(mode="w+") as f:
-        os.dup2(f.fileno(), 2)
-        try:
-            call()
-        finally:
-            os.dup2(saved, 2)
-            os.close(saved)
-            tessel.config_set("TESSEL_LOG_TUNED_CONFIG", "0")
-        f.seek(0)
-        m = re.search(r"topk_per_row .*-> (\S+ \([^)]*\))", f.read())
+    m = re.search(r"topk_per_row .*-> (\S+ \([^)]*\))", logged_picks(call))
     return m.group(1) if m else ""
 
 

@@ -352,8 +352,9 @@ TEST_F(LaunchPathTopK, TablePicksTheVariant) {
     unsigned grid[3];
     launches(grid);
     EXPECT_EQ(grid[c.persistent ? 1 : 0], unsigned(c.rows));
-    if (!c.persistent)
+    if (!c.persistent) {
       EXPECT_EQ(grid[1], 1u);
+    }
     EXPECT_EQ(lastBlock(), c.block);
   }
 }

@@ -13,6 +13,7 @@
 //===----------------------------------------------------------------------===//
 
 #include "Support.h"
+#include "cli.h"
 #include "tessel/bundle.h"
 
 #include <cstdio>
@@ -22,13 +23,6 @@
 #include <string>
 
 namespace {
-
-int usage() {
-  fprintf(stderr, "usage: tessel-bundle -o OUT DESCRIPTION.json\n"
-                  "       tessel-bundle --list FILE\n"
-                  "       tessel-bundle --json FILE\n");
-  return 2;
-}
 
 int list(const std::string &path, bool json) {
   tessel::Bundle b;
@@ -96,11 +90,31 @@ int pack(const std::string &out, const std::string &desc) {
 }
 
 int run(int argc, char **argv) {
-  if (argc == 3 && (!strcmp(argv[1], "--list") || !strcmp(argv[1], "--json")))
-    return list(argv[2], !strcmp(argv[1], "--json"));
-  if (argc == 4 && !strcmp(argv[1], "-o"))
-    return pack(argv[2], argv[3]);
-  return usage();
+  std::string out, desc, listed, json;
+  const std::vector<cli::Option> options = {
+      cli::text("-o", "OUT", "pack DESCRIPTION into the bundle OUT", out),
+      cli::text("--list", "FILE",
+                "verify the bundle FILE and print its code objects, one per "
+                "line",
+                listed),
+      cli::text("--json", "FILE",
+                "verify the bundle FILE and print its manifest JSON", json),
+      cli::positional("DESCRIPTION",
+                      "a bundle manifest whose entries name their code "
+                      "objects' files (with -o)",
+                      desc)};
+  if (!cli::parseOrReport("tessel-bundle", argc, argv, options))
+    return 2;
+  int modes = !out.empty() + !listed.empty() + !json.empty();
+  if (modes == 1 && !out.empty() && !desc.empty())
+    return pack(out, desc);
+  if (modes == 1 && out.empty() && desc.empty())
+    return listed.empty() ? list(json, true) : list(listed, false);
+  fprintf(stderr,
+          "tessel-bundle: give one of -o OUT DESCRIPTION, --list FILE or "
+          "--json FILE\n%s",
+          cli::usage(argv[0], options).c_str());
+  return 2;
 }
 
 } // namespace

@@ -2,8 +2,8 @@
 //
 // The GPU-host drivers link only the runtime (no LLVM), so they cannot use
 // llvm::cl. Each declares its options once in a table; parsing, the errors
-// (an unknown option, a missing or ill-formed value) and the usage text all
-// come from that table; `--help` prints the usage.
+// (an unknown option, a missing or ill-formed value, an extra operand) and
+// the usage text all come from that table; `--help` prints the usage.
 //
 //===----------------------------------------------------------------------===//
 #ifndef TESSEL_TOOLS_RUN_INDEXER_CLI_H
@@ -20,7 +20,7 @@
 namespace cli {
 
 struct Option {
-  const char *name; // "--device"
+  const char *name; // "--device"; null for a positional operand
   const char *meta; // the value's placeholder; null for a flag
   const char *help;
   /// Takes the value (null for a flag); false when it is ill-formed.
@@ -42,6 +42,16 @@ inline Option text(const char *name, const char *meta, const char *help,
           }};
 }
 
+/// A positional operand (an argument that names no option), taken in table
+/// order; at most one argument each.
+inline Option positional(const char *meta, const char *help,
+                         std::string &target) {
+  return {nullptr, meta, help, [&target](const char *v) {
+            target = v;
+            return true;
+          }};
+}
+
 inline Option unsignedNumber(const char *name, const char *help,
                              uint64_t &target) {
   return {name, "N", help, [&target](const char *v) {
@@ -57,14 +67,17 @@ inline Option unsignedNumber(const char *name, const char *help,
 
 inline std::string usage(const char *program,
                          const std::vector<Option> &options) {
+  auto spelled = [](const Option &o) {
+    if (!o.name)
+      return std::string(o.meta);
+    return std::string(o.name) + (o.meta ? std::string(" ") + o.meta : "");
+  };
   std::string u = std::string("usage: ") + program;
   for (const Option &o : options)
-    u += std::string(" [") + o.name +
-         (o.meta ? std::string(" ") + o.meta : "") + "]";
+    u += " [" + spelled(o) + "]";
   u += "\n";
   for (const Option &o : options)
-    u += std::string("  ") + o.name +
-         (o.meta ? std::string(" ") + o.meta : "") + "\n      " + o.help + "\n";
+    u += "  " + spelled(o) + "\n      " + o.help + "\n";
   return u;
 }
 
@@ -73,6 +86,7 @@ inline std::string usage(const char *program,
 inline bool parse(int argc, char **argv, const std::vector<Option> &options,
                   std::string &error, bool &help) {
   help = false;
+  size_t operands = 0; // positional operands taken so far
   for (int i = 1; i < argc; ++i) {
     if (argv[i] == std::string("--help")) {
       help = true;
@@ -80,8 +94,19 @@ inline bool parse(int argc, char **argv, const std::vector<Option> &options,
     }
     const Option *o = nullptr;
     for (const Option &c : options)
-      if (argv[i] == std::string(c.name))
+      if (c.name && argv[i] == std::string(c.name))
         o = &c;
+    if (!o && argv[i][0] != '-') {
+      size_t seen = 0;
+      for (const Option &c : options)
+        if (!c.name && seen++ == operands)
+          o = &c;
+      if (o) {
+        ++operands;
+        o->set(argv[i]);
+        continue;
+      }
+    }
     if (!o) {
       error = std::string("unknown argument '") + argv[i] + "'";
       return false;

@@ -754,16 +754,6 @@ void OpDispatch::build(const OpSpec &op, const TunedTable &table,
       }
       if (kc.names.empty()) {
         row.key[k] = cell.i;
-        // Calls are bucketed to powers of two, so another value is a row
-        // that no call would ever match exactly.
-        if (kc.role == KeyRole::Bucket &&
-            (cell.i <= 0 || (cell.i & (cell.i - 1)) != 0)) {
-          warnings.push_back(format("%s:%d: %s %lld is not a power of two "
-                                    "(the column is a bucket); row ignored",
-                                    table.file.c_str(), tr.line, kc.column,
-                                    (long long)cell.i));
-          keep = false;
-        }
         continue;
       }
       int idx = -1;

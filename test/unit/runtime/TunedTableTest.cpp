@@ -408,30 +408,6 @@ TEST(Dispatch, RowsWithoutAVariantAreSkippedWithAWarning) {
   EXPECT_EQ(p.variant, f.ptrs[0]);
 }
 
-// A bucket column holds powers of two (calls are rounded up to one): a row
-// with another value could never match exactly and would skew the nearest
-// rule, so it is ignored with a warning naming the line and the value.
-TEST(Dispatch, BucketKeysThatAreNotPowersOfTwoAreIgnored) {
-  Fixture f;
-  f.add(1, 1);
-  f.finish();
-  TunedTable t;
-  ASSERT_TRUE(
-      parse("gfx942,304,128,64,bf16,0,1000,indexer_k_cache_write,1,1,0,0,0\n"
-            "gfx942,304,128,64,bf16,0,1024,indexer_k_cache_write,1,1,0,0,0\n",
-            t)
-          .isOk());
-  OpDispatch d;
-  std::vector<std::string> warnings;
-  d.build(indexerOp(), t, "gfx942", f.ptrs, warnings);
-  ASSERT_EQ(warnings.size(), 1u);
-  EXPECT_NE(warnings[0].find("t.csv:2:"), std::string::npos) << warnings[0];
-  EXPECT_NE(warnings[0].find("1000 is not a power of two"), std::string::npos)
-      << warnings[0];
-  ASSERT_EQ(d.rows().size(), 1u);
-  EXPECT_EQ(d.rows()[0].line, 3); // the header is line 1
-}
-
 TEST(Dispatch, HeuristicTiesGoToMoreWaves) {
   Fixture f;
   f.add(1, 16, 1);

@@ -408,6 +408,33 @@ TEST(Dispatch, RowsWithoutAVariantAreSkippedWithAWarning) {
   EXPECT_EQ(p.variant, f.ptrs[0]);
 }
 
+// A bucket key need not be a power of two: the exact rule compares the
+// call's own value, so a row for exactly that shape (as a one-row table
+// that forces a variant writes) is taken by it; only the nearest rule reads
+// keys as log2 buckets.
+TEST(Dispatch, ExactRowsMayHoldAnyBucketValue) {
+  Fixture f;
+  f.add(1, 1);
+  f.add(1, 4);
+  f.finish();
+  TunedTable t;
+  ASSERT_TRUE(
+      parse("gfx942,304,128,64,bf16,0,1000,indexer_k_cache_write,4,1,0,0,0\n"
+            "gfx942,304,128,64,bf16,0,1024,indexer_k_cache_write,1,1,0,0,0\n",
+            t)
+          .isOk());
+  OpDispatch d;
+  std::vector<std::string> warnings;
+  d.build(indexerOp(), t, "gfx942", f.ptrs, warnings);
+  EXPECT_TRUE(warnings.empty());
+  OpPick p = pick(d, key(1000));
+  EXPECT_EQ(p.rule, PickRule::Exact);
+  EXPECT_EQ(p.variant, f.ptrs[1]);
+  p = pick(d, key(1001));
+  EXPECT_EQ(p.rule, PickRule::Nearest);
+  EXPECT_EQ(p.variant, f.ptrs[0]);
+}
+
 TEST(Dispatch, HeuristicTiesGoToMoreWaves) {
   Fixture f;
   f.add(1, 16, 1);

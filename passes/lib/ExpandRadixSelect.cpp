@@ -237,6 +237,17 @@ private:
     return v;
   }
 
+  /// The candidates whose digit is above `bin` and those in it.
+  std::pair<Value, Value> aroundBin(const DigitView &dv, Value bin,
+                                    int64_t size) {
+    Value binV = splat(bin, size);
+    Value gt = arith::AndIOp::create(
+        b, loc, dv.candidate, cmp(arith::CmpIPredicate::sgt, dv.digit, binV));
+    Value eq = arith::AndIOp::create(
+        b, loc, dv.candidate, cmp(arith::CmpIPredicate::eq, dv.digit, binV));
+    return {gt, eq};
+  }
+
   // ---- the LDS candidate buffer ------------------------------------------
   /// Allocates the buffer's two tiles (keys, columns) as `stages` pieces of
   /// `piece` pairs, zeroed: the scatters that fill them read the old words,
@@ -452,12 +463,8 @@ private:
     Value written = loop.getRegionIterArg(0), seen = loop.getRegionIterArg(1);
     Chunk ch = loadPiece(src, loop.getInductionVar());
     int64_t size = sizeOf(ch.key);
-    DigitView dv = viewDigit(ch, s.prefix, s.prefixMask, shift, mask);
-    Value binV = splat(t.bin, size);
-    Value gt = arith::AndIOp::create(
-        b, loc, dv.candidate, cmp(arith::CmpIPredicate::sgt, dv.digit, binV));
-    Value eq = arith::AndIOp::create(
-        b, loc, dv.candidate, cmp(arith::CmpIPredicate::eq, dv.digit, binV));
+    auto [gt, eq] = aroundBin(
+        viewDigit(ch, s.prefix, s.prefixMask, shift, mask), t.bin, size);
     auto [eqPos, eqCount] = compact(eq);
     Value rank = arith::AddIOp::create(b, loc, eqPos, splat(seen, size));
     Value early = cmp(arith::CmpIPredicate::slt, rank, splat(take, size));
@@ -727,13 +734,10 @@ private:
     Value gtSeen = loop.getRegionIterArg(0), eqSeen = loop.getRegionIterArg(1);
     Chunk ch = loadPiece(slice, loop.getInductionVar());
     int64_t size = sizeOf(ch.key);
-    DigitView dv = viewDigit(ch, s0.prefix, s0.prefixMask, c(kDigits[0].shift),
-                             c(kDigits[0].mask));
-    Value binV = splat(t.bin, size);
-    Value gt = arith::AndIOp::create(
-        b, loc, dv.candidate, cmp(arith::CmpIPredicate::sgt, dv.digit, binV));
-    Value eq = arith::AndIOp::create(
-        b, loc, dv.candidate, cmp(arith::CmpIPredicate::eq, dv.digit, binV));
+    auto [gt, eq] =
+        aroundBin(viewDigit(ch, s0.prefix, s0.prefixMask, c(kDigits[0].shift),
+                            c(kDigits[0].mask)),
+                  t.bin, size);
     auto [gtPos, gtCount] = compact(gt);
     auto [eqPos, eqCount] = compact(eq);
     Value rank = arith::AddIOp::create(b, loc, eqPos, splat(eqSeen, size));

@@ -55,21 +55,12 @@ Compiled *compiled(const std::string &target, int64_t numWaves) {
   }
   std::unique_ptr<Module> emu = emulatorModuleFor(
       src, "paged_mqa_logits_metadata.mlir", target, {{"num_waves", numWaves}});
-  if (!emu)
+  LoweredKernel one = oneKernelOf(std::move(emu));
+  if (!one.emu)
     return nullptr;
-  auto names = emu->kernelNames();
-  if (names.size() != 1) {
-    ADD_FAILURE() << "expected one kernel";
-    return nullptr;
-  }
-  auto bs = emu->knownBlockSize(names[0]);
-  if (!bs || !bs->has_value()) {
-    ADD_FAILURE() << "the kernel has no known block size";
-    return nullptr;
-  }
-  c.name = names[0];
-  c.block = **bs;
-  c.module = std::move(emu);
+  c.name = one.name;
+  c.block = one.block;
+  c.module = std::move(one.emu);
   return &c;
 }
 

@@ -37,25 +37,36 @@ struct LoweredKernel {
   Dim3 block{};
 };
 
+/// The one kernel of `emu` with its launch shape; a null `emu`, with a test
+/// failure saying why, when `emu` is null or does not hold exactly one
+/// kernel with a known block size.
+inline LoweredKernel oneKernelOf(std::unique_ptr<Module> emu) {
+  LoweredKernel k;
+  if (!emu)
+    return k;
+  auto names = emu->kernelNames();
+  if (names.size() != 1) {
+    ADD_FAILURE() << "expected one kernel, got " << names.size();
+    return k;
+  }
+  auto bs = emu->knownBlockSize(names[0]);
+  if (!bs || !bs->has_value()) {
+    ADD_FAILURE() << "kernel " << names[0] << " has no known block size"
+                  << (bs ? std::string()
+                         : ": " + llvm::toString(bs.takeError()));
+    return k;
+  }
+  k.name = names[0];
+  k.block = **bs;
+  k.emu = std::move(emu);
+  return k;
+}
+
 /// Lowers `src` (one tile.kernel, no knob templates) for `target`; a null
 /// `emu` on failure, with a test failure saying why.
 inline LoweredKernel lowerOneKernel(const std::string &src,
                                     const std::string &target) {
-  LoweredKernel k;
-  k.emu = emulatorModuleFor(src, "kernel.mlir", target, {});
-  if (!k.emu)
-    return k;
-  k.name = k.emu->kernelNames()[0];
-  auto bs = k.emu->knownBlockSize(k.name);
-  if (!bs || !bs->has_value()) {
-    ADD_FAILURE() << "kernel " << k.name << " has no known block size"
-                  << (bs ? std::string()
-                         : ": " + llvm::toString(bs.takeError()));
-    k.emu.reset();
-    return k;
-  }
-  k.block = **bs;
-  return k;
+  return oneKernelOf(emulatorModuleFor(src, "kernel.mlir", target, {}));
 }
 
 } // namespace tessel::emu::test

@@ -66,17 +66,12 @@ inline Compiled *compiled(const std::string &target, int64_t k,
                          {"sorted", sorted},
                          {"persistent", persistent}},
                         tessel::TileToSimtOptions{candidates});
-  if (!emu)
+  LoweredKernel one = oneKernelOf(std::move(emu));
+  if (!one.emu)
     return nullptr;
-  auto names = emu->kernelNames();
-  auto bs = names.size() == 1 ? emu->knownBlockSize(names[0]) : std::nullopt;
-  if (!bs || !bs->has_value()) {
-    ADD_FAILURE() << "expected one kernel with a known block size";
-    return nullptr;
-  }
-  c.name = names[0];
-  c.block = **bs;
-  c.module = std::move(emu);
+  c.name = one.name;
+  c.block = one.block;
+  c.module = std::move(one.emu);
   return &c;
 }
 
